@@ -1,0 +1,84 @@
+package validator
+
+import (
+	"net/netip"
+	"time"
+)
+
+// IPAMMode is Cilium's IPAM mode (ConfigMap cilium-config key "ipam").
+type IPAMMode string
+
+// The IPAM modes whose pod CIDRs the validator understands.
+const (
+	IPAMClusterPool IPAMMode = "cluster-pool"
+	IPAMKubernetes  IPAMMode = "kubernetes"
+	IPAMMultiPool   IPAMMode = "multi-pool"
+)
+
+// AdvertisesPodCIDRs reports whether Cilium's BGP control plane announces pod
+// CIDRs in this mode. ENI, Azure, AlibabaCloud, CRD and delegated modes have no
+// per-node pod CIDR to announce.
+func (m IPAMMode) AdvertisesPodCIDRs() bool {
+	switch m {
+	case IPAMClusterPool, IPAMKubernetes, IPAMMultiPool:
+		return true
+	}
+	return false
+}
+
+// Cluster is the cluster's truth at one instant.
+type Cluster struct {
+	Nodes       []Node
+	CiliumNodes []CiliumNode
+	// Deleted remembers nodes that left the cluster recently (tombstones), so a
+	// finding can name the node a stale route belonged to.
+	Deleted []DeletedNode
+	IPAM    IPAM
+	// LBPools are the CIDRs of CiliumLoadBalancerIPPools.
+	LBPools []netip.Prefix
+}
+
+// IPAM is the cluster's IPAM configuration.
+type IPAM struct {
+	Mode IPAMMode
+	// ModeSource says where Mode came from ("cilium-config", "--ipam-mode",
+	// "config", or "default"), for output that explains itself.
+	ModeSource string
+	// PodRanges are the ranges pod CIDRs are carved from: cluster-pool-ipv4/6-cidr,
+	// CiliumPodIPPool CIDRs, or configured ranges.
+	PodRanges []netip.Prefix
+}
+
+// Node is a Kubernetes Node.
+type Node struct {
+	Name      string
+	Addresses []netip.Addr
+	// PodCIDRs is Node.spec.podCIDRs, allocated by kube-controller-manager.
+	PodCIDRs []netip.Prefix
+	Labels   map[string]string
+	Ready    bool
+}
+
+// CiliumNode is a cilium.io/v2 CiliumNode; it has the name of its Node.
+type CiliumNode struct {
+	Name      string
+	Addresses []netip.Addr
+	// PodCIDRs is spec.ipam.podCIDRs.
+	PodCIDRs []netip.Prefix
+	// Pools is spec.ipam.pools.allocated (multi-pool IPAM).
+	Pools []PoolAllocation
+}
+
+// PoolAllocation is one entry of a CiliumNode's spec.ipam.pools.allocated.
+type PoolAllocation struct {
+	Pool  string
+	CIDRs []netip.Prefix
+}
+
+// DeletedNode is a tombstone of a node that was deleted.
+type DeletedNode struct {
+	Name      string
+	Addresses []netip.Addr
+	CIDRs     []netip.Prefix
+	DeletedAt time.Time
+}

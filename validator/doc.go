@@ -1,0 +1,12 @@
+// Package validator is routewarden's engine: it compares the routes the network
+// received (Route) with what the cluster allocated (Cluster) and returns sorted,
+// deterministic findings.
+//
+// The package is pure: it imports no BGP, Kubernetes, HTTP or logging code. The
+// bgp/ and kube/ packages translate their inputs into this package's models at
+// the edges; alert/ and cmd/ turn findings into alerts, metrics and output.
+//
+// Every rule lives in a file of its own (stale_route.go, foreign_cidr.go, …) and
+// implements Rule. Rules read a prepared Snapshot, which indexes the cluster once
+// per validation: node addresses, allocated CIDRs in a sorted table, pod ranges.
+package validator

@@ -1,0 +1,110 @@
+package validator
+
+import (
+	"fmt"
+	"net/netip"
+	"slices"
+	"strings"
+)
+
+// legacySpeakerHint explains cilium/cilium#18852, the incident routewarden was built for.
+const legacySpeakerHint = "This is the legacy MetalLB-based BGP speaker's behaviour (Cilium 1.10–1.16, ConfigMap " +
+	"kube-system/bgp-config): it announces Node.spec.podCIDRs, but with cluster-pool IPAM Cilium routes the " +
+	"CiliumNode's spec.ipam.podCIDRs, so nodes announce each other's CIDRs (cilium/cilium#18852). Move to the BGP " +
+	"control plane (CiliumBGPClusterConfig, or CiliumBGPPeeringPolicy with exportPodCIDR), which announces the " +
+	"CiliumNode's CIDRs."
+
+// announcesNodeSpecCIDR reports whether p is one of the node's Node.spec.podCIDRs
+// while Cilium allocates differently: the legacy speaker's signature.
+func (s *Snapshot) announcesNodeSpecCIDR(v *NodeView, p netip.Prefix) bool {
+	if v == nil || v.Node == nil || v.Cilium == nil || s.Cluster.IPAM.Mode != IPAMClusterPool {
+		return false
+	}
+	return slices.Contains(v.Node.PodCIDRs, p) && !slices.ContainsFunc(v.Allocated, func(a Allocation) bool {
+		return a.Prefix == p
+	})
+}
+
+// describeOrigin names where a route came from: "node2", "10.0.0.14 (no current node)".
+func (s *Snapshot) describeOrigin(i int) string {
+	o, r := s.Origins[i], s.Routes[i]
+	if o.Node != nil {
+		return o.Node.Name
+	}
+	addr := r.NextHop
+	if !addr.IsValid() {
+		addr = r.Peer
+	}
+	desc := addrString(addr)
+	if desc == "" {
+		desc = "an unknown origin"
+	}
+	switch {
+	case o.Deleted != nil:
+		return fmt.Sprintf("%s (deleted node %s)", desc, o.Deleted.Name)
+	case o.Orphan != nil:
+		return fmt.Sprintf("%s (CiliumNode %s, whose Node is gone)", desc, o.Orphan.Name)
+	}
+	return desc + " (no current node)"
+}
+
+// originKey identifies an origin for counting distinct origins of a prefix.
+func (s *Snapshot) originKey(i int) string {
+	if n := s.Origins[i].Name(); n != "" {
+		return "node/" + n
+	}
+	r := s.Routes[i]
+	for _, a := range []netip.Addr{r.NextHop, r.Peer, r.RouterID} {
+		if a.IsValid() {
+			return "addr/" + a.String()
+		}
+	}
+	return "unknown"
+}
+
+// ownersOf lists the distinct owners of overlaps, sorted, excluding skip.
+func ownersOf(ovs []Overlap, skip string) []string {
+	var owners []string
+	for _, o := range ovs {
+		if o.Node != skip && !slices.Contains(owners, o.Node) {
+			owners = append(owners, o.Node)
+		}
+	}
+	slices.Sort(owners)
+	return owners
+}
+
+// joinLimited joins up to limit items and says how many more there are.
+func joinLimited(items []string, limit int) string {
+	if len(items) <= limit {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:limit], ", "), len(items)-limit)
+}
+
+// deletedHolder finds a tombstone that held p.
+func (s *Snapshot) deletedHolder(p netip.Prefix) *DeletedNode {
+	var found *DeletedNode
+	for i := range s.Cluster.Deleted {
+		d := &s.Cluster.Deleted[i]
+		if slices.Contains(d.CIDRs, p) && (found == nil || d.DeletedAt.After(found.DeletedAt)) {
+			found = d
+		}
+	}
+	return found
+}
+
+func (s *Snapshot) deletedPhrase(d *DeletedNode) string {
+	if ago := s.Ago(d.DeletedAt); ago != "" {
+		return fmt.Sprintf("node %s, deleted %s", d.Name, ago)
+	}
+	return "node " + d.Name + ", since deleted"
+}
+
+func prefixStrings(ps []netip.Prefix) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.String()
+	}
+	return out
+}

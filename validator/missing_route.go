@@ -1,0 +1,90 @@
+package validator
+
+import (
+	"fmt"
+	"net/netip"
+	"strings"
+)
+
+// missingRoute fires when a Ready, Cilium-managed node's allocated CIDR is not
+// announced with that node as origin, where its IPAM mode advertises pod CIDRs.
+type missingRoute struct{}
+
+func (missingRoute) ID() RuleID                { return RuleMissingRoute }
+func (missingRoute) DefaultSeverity() Severity { return SeverityCritical }
+func (missingRoute) Description() string {
+	return "a Ready Cilium node's allocated CIDR is not announced by that node"
+}
+
+func (missingRoute) Check(s *Snapshot, report func(Finding)) {
+	if !s.Cluster.IPAM.Mode.AdvertisesPodCIDRs() {
+		return
+	}
+	for _, name := range s.NodeNames() {
+		v := s.NodeView(name)
+		if !v.Managed() || !v.Node.Ready || !s.Options.InScope(v.Node) {
+			continue
+		}
+		own := s.RoutesOf(name)
+		for _, a := range v.Allocated {
+			if s.announcedBy(a.Prefix, name) {
+				continue
+			}
+			msg := fmt.Sprintf("%s's CIDR %s (%s) is not announced by %s.", name, a.Prefix, a.Source, name)
+			report(Finding{Prefix: a.Prefix, Node: name, Owner: name, Message: msg,
+				Hint: s.missingHint(v, a, own)})
+		}
+	}
+}
+
+func (s *Snapshot) announcedBy(p netip.Prefix, node string) bool {
+	for _, i := range s.RoutesFor(p) {
+		if s.Origins[i].Name() == node {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Snapshot) missingHint(v *NodeView, a Allocation, own []int) string {
+	var parts []string
+	if others := s.RoutesFor(a.Prefix); len(others) > 0 {
+		var who []string
+		for _, i := range others {
+			who = append(who, s.describeOrigin(i))
+		}
+		parts = append(parts, fmt.Sprintf("It is announced by %s instead.", joinLimited(who, 3)))
+	}
+	for _, i := range own {
+		if s.announcesNodeSpecCIDR(v, s.Routes[i].Prefix) {
+			parts = append(parts, fmt.Sprintf("%s announces its Node.spec.podCIDRs %s instead. %s", v.Name,
+				s.Routes[i].Prefix, legacySpeakerHint))
+			return strings.Join(parts, " ")
+		}
+	}
+	sameFamily := 0
+	for _, i := range own {
+		if family(s.Routes[i].Prefix) == family(a.Prefix) {
+			sameFamily++
+		}
+	}
+	switch {
+	case len(own) == 0:
+		parts = append(parts, fmt.Sprintf("%s announces nothing: is its BGP session up, and does a "+
+			"CiliumBGPClusterConfig (or CiliumBGPPeeringPolicy) select it?", v.Name))
+	case sameFamily == 0:
+		fam := "IPv4"
+		if a.Prefix.Addr().Is6() {
+			fam = "IPv6"
+		}
+		parts = append(parts, fmt.Sprintf("%s announces no %s route at all: check that its CiliumBGPPeerConfig "+
+			"lists the %s unicast family with a PodCIDR advertisement.", v.Name, fam, strings.ToLower(fam)))
+	case s.Cluster.IPAM.Mode == IPAMMultiPool:
+		parts = append(parts, "With multi-pool IPAM, pool CIDRs are announced only through a "+
+			"CiliumBGPAdvertisement of type CiliumPodIPPool whose selector matches the pool.")
+	default:
+		parts = append(parts, "Check the node's PodCIDR advertisement and its agent's BGP logs; the allocation "+
+			"may have changed without the speaker noticing.")
+	}
+	return strings.Join(parts, " ")
+}

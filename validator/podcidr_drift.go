@@ -1,0 +1,57 @@
+package validator
+
+import (
+	"fmt"
+	"net/netip"
+	"slices"
+)
+
+// podCIDRDrift fires in IPAM mode kubernetes when a Node's spec.podCIDRs differ
+// from its CiliumNode's spec.ipam.podCIDRs (the agent copies one into the other).
+type podCIDRDrift struct{}
+
+func (podCIDRDrift) ID() RuleID                { return RulePodCIDRDrift }
+func (podCIDRDrift) DefaultSeverity() Severity { return SeverityWarning }
+func (podCIDRDrift) Description() string {
+	return "IPAM kubernetes: Node spec.podCIDRs differ from CiliumNode spec.ipam.podCIDRs"
+}
+
+func (podCIDRDrift) Check(s *Snapshot, report func(Finding)) {
+	if s.Cluster.IPAM.Mode != IPAMKubernetes {
+		return
+	}
+	for _, name := range s.NodeNames() {
+		v := s.NodeView(name)
+		if !v.Managed() || sameSet(v.Node.PodCIDRs, v.Cilium.PodCIDRs) {
+			continue
+		}
+		var prefix netip.Prefix
+		for _, p := range v.Cilium.PodCIDRs {
+			if !slices.Contains(v.Node.PodCIDRs, p) {
+				prefix = p
+				break
+			}
+		}
+		if !prefix.IsValid() && len(v.Node.PodCIDRs) > 0 {
+			prefix = v.Node.PodCIDRs[0]
+		}
+		msg := fmt.Sprintf("%s: Node.spec.podCIDRs %v differ from CiliumNode spec.ipam.podCIDRs %v.", name,
+			prefixStrings(v.Node.PodCIDRs), prefixStrings(v.Cilium.PodCIDRs))
+		report(Finding{Prefix: prefix, Node: name, Owner: name, Message: msg, Hint: "With IPAM mode kubernetes " +
+			"the agent copies Node.spec.podCIDRs into its CiliumNode when it starts, and the BGP control plane " +
+			"announces the CiliumNode's. A difference usually means a CiliumNode left from an earlier Node of the " +
+			"same name: delete the CiliumNode and restart the node's cilium-agent."})
+	}
+}
+
+func sameSet(a, b []netip.Prefix) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, p := range a {
+		if !slices.Contains(b, p) {
+			return false
+		}
+	}
+	return true
+}

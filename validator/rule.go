@@ -1,0 +1,84 @@
+package validator
+
+import (
+	"fmt"
+	"net/netip"
+	"time"
+)
+
+// RuleID names a rule; the IDs are part of routewarden's interface (config,
+// output, alert names).
+type RuleID string
+
+// The rules, one file each.
+const (
+	RuleStaleRoute      RuleID = "stale-route"
+	RuleForeignCIDR     RuleID = "foreign-cidr"
+	RuleUnallocatedCIDR RuleID = "unallocated-cidr"
+	RuleOutOfRange      RuleID = "out-of-range"
+	RuleMissingRoute    RuleID = "missing-route"
+	RulePodCIDRDrift    RuleID = "podcidr-drift"
+	RuleDuplicateOrigin RuleID = "duplicate-origin"
+)
+
+// Rule checks one kind of disagreement. Check reports findings without a
+// severity; the engine applies the rule's (possibly overridden) severity.
+type Rule interface {
+	ID() RuleID
+	DefaultSeverity() Severity
+	// Description is one line for --help and documentation.
+	Description() string
+	Check(s *Snapshot, report func(Finding))
+}
+
+// Rules returns every rule, in documentation order.
+func Rules() []Rule {
+	return []Rule{staleRoute{}, foreignCIDR{}, unallocatedCIDR{}, outOfRange{}, missingRoute{}, podCIDRDrift{},
+		duplicateOrigin{}}
+}
+
+// LookupRule returns the rule with the given ID.
+func LookupRule(id RuleID) (Rule, error) {
+	for _, r := range Rules() {
+		if r.ID() == id {
+			return r, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown rule %q", id)
+}
+
+// RuleOptions adjusts one rule.
+type RuleOptions struct {
+	Disabled bool
+	// Severity overrides the rule's default severity when non-zero.
+	Severity Severity
+}
+
+// Options adjusts a validation.
+type Options struct {
+	Rules map[RuleID]RuleOptions
+	// AllowedRanges are announced ranges that are neither pod ranges nor
+	// LoadBalancer pools but are legitimate (e.g. service or egress ranges).
+	AllowedRanges []netip.Prefix
+	// Scope limits missing-route to nodes whose labels contain all of these.
+	Scope map[string]string
+	// Now is the validation time, for the age of tombstones.
+	Now time.Time
+}
+
+func (o Options) severity(r Rule) Severity {
+	if ro, ok := o.Rules[r.ID()]; ok && ro.Severity != 0 {
+		return ro.Severity
+	}
+	return r.DefaultSeverity()
+}
+
+// InScope reports whether missing-route applies to the node.
+func (o Options) InScope(n *Node) bool {
+	for k, v := range o.Scope {
+		if n.Labels[k] != v {
+			return false
+		}
+	}
+	return true
+}

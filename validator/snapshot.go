@@ -1,0 +1,239 @@
+package validator
+
+import (
+	"net/netip"
+	"slices"
+	"time"
+)
+
+// NodeView joins a Node with its CiliumNode. Either may be missing: a Node
+// without a CiliumNode is not managed by Cilium; a CiliumNode without a Node is
+// a leftover of a deleted node.
+type NodeView struct {
+	Name   string
+	Node   *Node
+	Cilium *CiliumNode
+	// Allocated are the CIDRs the node routes under the cluster's IPAM mode.
+	Allocated []Allocation
+}
+
+// Current reports whether the node exists as a Kubernetes Node.
+func (n *NodeView) Current() bool { return n.Node != nil }
+
+// Managed reports whether Cilium manages the node (Node and CiliumNode exist).
+func (n *NodeView) Managed() bool { return n.Node != nil && n.Cilium != nil }
+
+// MatchedBy says which route attribute attributed a route to its origin.
+type MatchedBy string
+
+// The attributes attribution tries, in order.
+const (
+	ByNextHop  MatchedBy = "next hop"
+	ByPeer     MatchedBy = "peer address"
+	ByRouterID MatchedBy = "router ID"
+)
+
+// Origin is what attribution found for one route.
+type Origin struct {
+	// Node is the current node the route belongs to; nil when it has none.
+	Node *NodeView
+	By   MatchedBy
+	// Orphan is a CiliumNode without Node that matched when no current node did.
+	Orphan *NodeView
+	// Deleted is the tombstone that matched when nothing current did.
+	Deleted *DeletedNode
+}
+
+// Name is the origin's node name, or "" when the route has no owner node.
+func (o Origin) Name() string {
+	if o.Node == nil {
+		return ""
+	}
+	return o.Node.Name
+}
+
+// Snapshot is a cluster and a set of routes indexed for the rules.
+type Snapshot struct {
+	Cluster *Cluster
+	Routes  []Route
+	Origins []Origin // Origins[i] belongs to Routes[i]
+	Options Options
+
+	nodes      map[string]*NodeView
+	nodeNames  []string
+	addrs      map[netip.Addr]*NodeView // current nodes' addresses
+	orphanAddr map[netip.Addr]*NodeView // CiliumNodes without Node
+	deleted    map[netip.Addr]*DeletedNode
+	allocs     *allocTable
+	podRanges  [2][]netip.Prefix
+	// byPrefix groups route indexes by prefix.
+	byPrefix map[netip.Prefix][]int
+	// byNode groups route indexes by origin node name.
+	byNode map[string][]int
+}
+
+// NewSnapshot indexes the cluster and attributes every route to its origin.
+func NewSnapshot(c *Cluster, routes []Route, opts Options) *Snapshot {
+	s := &Snapshot{Cluster: c, Routes: routes, Options: opts,
+		nodes: map[string]*NodeView{}, addrs: map[netip.Addr]*NodeView{},
+		orphanAddr: map[netip.Addr]*NodeView{}, deleted: map[netip.Addr]*DeletedNode{}}
+	for i := range c.Nodes {
+		n := &c.Nodes[i]
+		s.view(n.Name).Node = n
+	}
+	for i := range c.CiliumNodes {
+		cn := &c.CiliumNodes[i]
+		s.view(cn.Name).Cilium = cn
+	}
+	slices.Sort(s.nodeNames)
+	var allocs []Allocation
+	for _, name := range s.nodeNames {
+		v := s.nodes[name]
+		v.Allocated = allocationsOf(v, c.IPAM.Mode)
+		allocs = append(allocs, v.Allocated...)
+		target := s.addrs
+		if !v.Current() {
+			target = s.orphanAddr
+		}
+		for _, a := range v.addresses() {
+			if _, taken := target[a]; !taken {
+				target[a] = v
+			}
+		}
+	}
+	for i := range c.Deleted {
+		d := &c.Deleted[i]
+		for _, a := range d.Addresses {
+			if prev, ok := s.deleted[a]; !ok || d.DeletedAt.After(prev.DeletedAt) {
+				s.deleted[a] = d
+			}
+		}
+	}
+	s.allocs = newAllocTable(allocs)
+	for _, r := range c.IPAM.PodRanges {
+		s.podRanges[family(r)] = append(s.podRanges[family(r)], r)
+	}
+	s.Origins = make([]Origin, len(routes))
+	s.byPrefix = make(map[netip.Prefix][]int, len(routes))
+	s.byNode = map[string][]int{}
+	for i := range routes {
+		s.Origins[i] = s.attribute(&routes[i])
+		s.byPrefix[routes[i].Prefix] = append(s.byPrefix[routes[i].Prefix], i)
+		s.byNode[s.Origins[i].Name()] = append(s.byNode[s.Origins[i].Name()], i)
+	}
+	return s
+}
+
+func (s *Snapshot) view(name string) *NodeView {
+	v, ok := s.nodes[name]
+	if !ok {
+		v = &NodeView{Name: name}
+		s.nodes[name] = v
+		s.nodeNames = append(s.nodeNames, name)
+	}
+	return v
+}
+
+func (v *NodeView) addresses() []netip.Addr {
+	var out []netip.Addr
+	if v.Node != nil {
+		out = append(out, v.Node.Addresses...)
+	}
+	if v.Cilium != nil {
+		out = append(out, v.Cilium.Addresses...)
+	}
+	return out
+}
+
+// allocationsOf returns the CIDRs a node routes: the CiliumNode's under Cilium
+// IPAM, Node.spec.podCIDRs for nodes Cilium does not manage.
+func allocationsOf(v *NodeView, mode IPAMMode) []Allocation {
+	var out []Allocation
+	add := func(src string, ps []netip.Prefix) {
+		for _, p := range ps {
+			out = append(out, Allocation{Prefix: p, Node: v.Name, Source: src})
+		}
+	}
+	switch {
+	case v.Cilium == nil && v.Node != nil:
+		add("Node.spec.podCIDRs", v.Node.PodCIDRs)
+	case v.Cilium == nil:
+	case mode == IPAMMultiPool:
+		for _, pool := range v.Cilium.Pools {
+			add("CiliumNode spec.ipam.pools.allocated (pool "+pool.Pool+")", pool.CIDRs)
+		}
+	case mode.AdvertisesPodCIDRs():
+		add("CiliumNode spec.ipam.podCIDRs", v.Cilium.PodCIDRs)
+	}
+	return out
+}
+
+func (s *Snapshot) attribute(r *Route) Origin {
+	for _, try := range []struct {
+		addr netip.Addr
+		by   MatchedBy
+	}{{r.NextHop, ByNextHop}, {r.Peer, ByPeer}, {r.RouterID, ByRouterID}} {
+		if v, ok := s.addrs[try.addr]; ok && try.addr.IsValid() {
+			return Origin{Node: v, By: try.by}
+		}
+	}
+	var o Origin
+	for _, a := range []netip.Addr{r.NextHop, r.Peer, r.RouterID} {
+		if !a.IsValid() {
+			continue
+		}
+		if v, ok := s.orphanAddr[a]; ok && o.Orphan == nil {
+			o.Orphan = v
+		}
+		if d, ok := s.deleted[a]; ok && o.Deleted == nil {
+			o.Deleted = d
+		}
+	}
+	return o
+}
+
+// NodeNames returns every known node name (Nodes and CiliumNodes), sorted.
+func (s *Snapshot) NodeNames() []string { return s.nodeNames }
+
+// NodeView returns the joined view of a node, or nil.
+func (s *Snapshot) NodeView(name string) *NodeView { return s.nodes[name] }
+
+// Overlapping calls fn for every allocation overlapping p.
+func (s *Snapshot) Overlapping(p netip.Prefix, fn func(Overlap)) { s.allocs.overlapping(p, fn) }
+
+// AllocatedExactly returns the allocations equal to p.
+func (s *Snapshot) AllocatedExactly(p netip.Prefix) []Allocation { return s.allocs.exactly(p) }
+
+// RoutesFor returns the indexes of the routes for prefix p.
+func (s *Snapshot) RoutesFor(p netip.Prefix) []int { return s.byPrefix[p] }
+
+// RoutesOf returns the indexes of the routes attributed to node name.
+func (s *Snapshot) RoutesOf(name string) []int { return s.byNode[name] }
+
+// RangesKnown reports whether pod ranges are known for p's address family.
+func (s *Snapshot) RangesKnown(p netip.Prefix) bool { return len(s.podRanges[family(p)]) > 0 }
+
+// InPodRange reports whether p lies inside a pod range.
+func (s *Snapshot) InPodRange(p netip.Prefix) bool { return inRanges(p, s.podRanges[family(p)]) }
+
+// InServiceRange reports whether p lies inside a LoadBalancer pool or an allowed range.
+func (s *Snapshot) InServiceRange(p netip.Prefix) bool {
+	return inRanges(p, s.Cluster.LBPools) || inRanges(p, s.Options.AllowedRanges)
+}
+
+// OutOfRange reports whether p is outside every known range, when ranges are known.
+func (s *Snapshot) OutOfRange(p netip.Prefix) bool {
+	return s.RangesKnown(p) && !s.InPodRange(p) && !s.InServiceRange(p)
+}
+
+// Ago renders how long ago t was, relative to Options.Now, as "3m ago".
+func (s *Snapshot) Ago(t time.Time) string {
+	if s.Options.Now.IsZero() || t.IsZero() {
+		return ""
+	}
+	d := s.Options.Now.Sub(t).Round(time.Second)
+	if d < 0 {
+		d = 0
+	}
+	return d.String() + " ago"
+}

@@ -1,0 +1,62 @@
+package validator
+
+import (
+	"fmt"
+	"strings"
+)
+
+// staleRoute fires for a route whose origin is no current node: a decommissioned
+// node still announcing, or a route left behind.
+type staleRoute struct{}
+
+func (staleRoute) ID() RuleID                { return RuleStaleRoute }
+func (staleRoute) DefaultSeverity() Severity { return SeverityCritical }
+func (staleRoute) Description() string {
+	return "a route whose origin (next hop, peer or router ID) is no current node"
+}
+
+func (staleRoute) Check(s *Snapshot, report func(Finding)) {
+	for i, r := range s.Routes {
+		o := s.Origins[i]
+		// Paths kept by graceful restart are not stale until their restart time
+		// runs out; the BGP speaker itself drops them then.
+		if o.Node != nil || r.Stale {
+			continue
+		}
+		var ovs []Overlap
+		s.Overlapping(r.Prefix, func(ov Overlap) { ovs = append(ovs, ov) })
+		owners := ownersOf(ovs, "")
+		msg := fmt.Sprintf("%s is announced %s, which belongs to no current node", r.Prefix, r.Via())
+		switch {
+		case o.Deleted != nil:
+			msg += fmt.Sprintf("; it belonged to %s", s.deletedPhrase(o.Deleted))
+		case o.Orphan != nil:
+			msg += fmt.Sprintf("; it matches CiliumNode %s, whose Node no longer exists", o.Orphan.Name)
+		}
+		report(Finding{Prefix: r.Prefix, NextHop: r.NextHop, Peer: r.Peer, Owner: strings.Join(owners, ","),
+			Message: msg + ".", Hint: staleHint(r, o, owners)})
+	}
+}
+
+func staleHint(r Route, o Origin, owners []string) string {
+	var b strings.Builder
+	if len(owners) > 0 {
+		fmt.Fprintf(&b, "The CIDR is allocated to %s: traffic for those pods is drawn to a machine that is no "+
+			"longer in the cluster, so they are unreachable from outside. ", joinLimited(owners, 3))
+	}
+	if o.Orphan != nil {
+		b.WriteString("A CiliumNode outlived its Node: check that the Cilium operator garbage-collects it. ")
+	}
+	fmt.Fprintf(&b, "Stop the BGP speaker (cilium-agent) on the host behind %s, or shut its session on the ToR; "+
+		"a decommissioned node must leave BGP before it leaves the cluster.", firstValid(r))
+	return b.String()
+}
+
+func firstValid(r Route) string {
+	for _, a := range [...]string{addrString(r.NextHop), addrString(r.Peer), addrString(r.RouterID)} {
+		if a != "" {
+			return a
+		}
+	}
+	return "this route"
+}
