@@ -1,0 +1,190 @@
+package kube
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Pos is where an object was read: file and line.
+type Pos struct {
+	File string
+	Line int
+}
+
+func (p Pos) String() string { return fmt.Sprintf("%s:%d", p.File, p.Line) }
+
+// Sourced is a decoded object and where it was read.
+type Sourced[T any] struct {
+	Pos    Pos
+	Object T
+}
+
+// Objects are the Kubernetes and Cilium objects read from kubectl output.
+type Objects struct {
+	Nodes          []Sourced[Node]
+	CiliumNodes    []Sourced[CiliumNode]
+	PodIPPools     []Sourced[CiliumPodIPPool]
+	LBIPPools      []Sourced[CiliumLoadBalancerIPPool]
+	ConfigMaps     []Sourced[ConfigMap]
+	BGPClusterCfgs []Sourced[BGPClusterConfig]
+	BGPPeerCfgs    []Sourced[BGPPeerConfig]
+	BGPAdverts     []Sourced[BGPAdvertisement]
+	BGPPeeringPols []Sourced[BGPPeeringPolicy]
+	// Ignored counts objects of kinds routewarden does not read, by kind.
+	Ignored map[string]int
+}
+
+// ReadFiles decodes every file ("-" is standard input) into one Objects.
+func ReadFiles(paths []string) (*Objects, error) {
+	o := &Objects{}
+	for _, p := range paths {
+		var data []byte
+		var err error
+		if p == "-" {
+			data, err = io.ReadAll(os.Stdin)
+		} else {
+			data, err = os.ReadFile(p)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading cluster file: %w", err)
+		}
+		if err := o.Decode(p, data); err != nil {
+			return nil, err
+		}
+	}
+	return o, nil
+}
+
+// Decode adds the objects in data (JSON or YAML; a List, one object, or several
+// YAML documents) read from the named file.
+func (o *Objects) Decode(file string, data []byte) error {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return fmt.Errorf("%s: the file is empty (expected kubectl get -o json or -o yaml output)", file)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: not valid JSON or YAML: %w", file, err)
+		}
+		if len(doc.Content) == 0 || doc.Content[0].Kind == yaml.ScalarNode && doc.Content[0].Tag == "!!null" {
+			continue
+		}
+		if err := o.decodeObject(file, doc.Content[0]); err != nil {
+			return err
+		}
+	}
+}
+
+func (o *Objects) decodeObject(file string, n *yaml.Node) error {
+	pos := Pos{File: file, Line: n.Line}
+	if n.Kind != yaml.MappingNode {
+		return fmt.Errorf("%s: expected a Kubernetes object (a mapping with apiVersion and kind), found a %s",
+			pos, kindName(n))
+	}
+	var tm TypeMeta
+	var meta struct {
+		Metadata Meta         `yaml:"metadata"`
+		Items    []*yaml.Node `yaml:"items"`
+	}
+	_ = n.Decode(&tm)
+	if err := n.Decode(&meta); err != nil {
+		return fmt.Errorf("%s: %w", pos, err)
+	}
+	if tm.Kind == "" {
+		return fmt.Errorf("%s: object has no kind (expected kubectl get -o json or -o yaml output)", pos)
+	}
+	if tm.Kind == "List" || strings.HasSuffix(tm.Kind, "List") {
+		for _, item := range meta.Items {
+			if err := o.decodeObject(file, item); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	what := tm.Kind + " " + meta.Metadata.Name
+	wrap := func(err error) error {
+		var fe *FieldError
+		if errors.As(err, &fe) {
+			return fmt.Errorf("%s:%d: %s: %s", file, fe.Line, what, fe.Msg)
+		}
+		return fmt.Errorf("%s: %s: %w", pos, what, err)
+	}
+	if meta.Metadata.Name == "" {
+		return fmt.Errorf("%s: %s has no metadata.name", pos, tm.Kind)
+	}
+	var err error
+	switch tm.Kind {
+	case "Node":
+		err = decodeInto(n, pos, &o.Nodes)
+	case "CiliumNode":
+		err = decodeInto(n, pos, &o.CiliumNodes)
+	case "CiliumPodIPPool":
+		err = decodeInto(n, pos, &o.PodIPPools)
+	case "CiliumLoadBalancerIPPool":
+		err = decodeInto(n, pos, &o.LBIPPools)
+	case "ConfigMap":
+		err = decodeInto(n, pos, &o.ConfigMaps)
+	case "CiliumBGPClusterConfig":
+		err = decodeInto(n, pos, &o.BGPClusterCfgs)
+	case "CiliumBGPPeerConfig":
+		err = decodeInto(n, pos, &o.BGPPeerCfgs)
+	case "CiliumBGPAdvertisement":
+		err = decodeInto(n, pos, &o.BGPAdverts)
+	case "CiliumBGPPeeringPolicy":
+		err = decodeInto(n, pos, &o.BGPPeeringPols)
+	default:
+		if o.Ignored == nil {
+			o.Ignored = map[string]int{}
+		}
+		o.Ignored[tm.Kind]++
+	}
+	if err != nil {
+		return wrap(err)
+	}
+	return nil
+}
+
+func decodeInto[T any](n *yaml.Node, pos Pos, into *[]Sourced[T]) error {
+	var v T
+	if err := n.Decode(&v); err != nil {
+		return err
+	}
+	*into = append(*into, Sourced[T]{Pos: pos, Object: v})
+	return nil
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.ScalarNode:
+		return fmt.Sprintf("value %q", n.Value)
+	}
+	return "non-object"
+}
+
+// IgnoredSummary describes the ignored kinds: "3 Pod, 1 Service".
+func (o *Objects) IgnoredSummary() string {
+	kinds := make([]string, 0, len(o.Ignored))
+	for k := range o.Ignored {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		parts[i] = fmt.Sprintf("%d %s", o.Ignored[k], k)
+	}
+	return strings.Join(parts, ", ")
+}

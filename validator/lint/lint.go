@@ -1,0 +1,72 @@
+package lint
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/routewarden/routewarden/validator"
+)
+
+// Problem is one thing wrong, with where it is.
+type Problem struct {
+	Severity validator.Severity `json:"severity"`
+	// Where is "file:line" of the object (or config key).
+	Where string `json:"where"`
+	// Object is "Kind name", empty for routewarden's own config.
+	Object string `json:"object,omitempty"`
+	// Field is the key or field path the problem is about.
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+func (p Problem) String() string {
+	obj := p.Object
+	if obj != "" {
+		obj += ": "
+	}
+	return fmt.Sprintf("%s: %s: %s%s: %s", p.Where, p.Severity, obj, p.Field, p.Message)
+}
+
+type reporter struct{ problems []Problem }
+
+func (r *reporter) add(sev validator.Severity, where, object, field, format string, args ...any) {
+	r.problems = append(r.problems, Problem{Severity: sev, Where: where, Object: object, Field: field,
+		Message: fmt.Sprintf(format, args...)})
+}
+
+// Check runs every cross-check and returns the problems sorted by place.
+func Check(in Input) []Problem {
+	r := &reporter{}
+	checkPeering(in, r)
+	checkPodCIDRAdvertisement(in, r)
+	checkLegacySpeaker(in, r)
+	checkSelectors(in, r)
+	checkGracefulRestart(in, r)
+	slices.SortStableFunc(r.problems, func(a, b Problem) int {
+		return cmp.Or(cmp.Compare(a.Where, b.Where), cmp.Compare(a.Field, b.Field), cmp.Compare(a.Message, b.Message))
+	})
+	return r.problems
+}
+
+func (c ClusterConfig) object() string { return "CiliumBGPClusterConfig " + c.Name }
+func (p PeerConfig) object() string    { return "CiliumBGPPeerConfig " + p.Name }
+func (p PeeringPolicy) object() string { return "CiliumBGPPeeringPolicy " + p.Name }
+
+func (in Input) peerConfig(name string) *PeerConfig {
+	for i := range in.PeerConfigs {
+		if in.PeerConfigs[i].Name == name {
+			return &in.PeerConfigs[i]
+		}
+	}
+	return nil
+}
+
+func (in Input) isCollector(a interface{ String() string }) bool {
+	for _, c := range in.Collector.Addresses {
+		if c.String() == a.String() {
+			return true
+		}
+	}
+	return false
+}
