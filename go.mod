@@ -1,6 +1,6 @@
 module github.com/routewarden/routewarden
 
-go 1.25
+go 1.26.0
 
 require (
 	github.com/fsnotify/fsnotify v1.9.0 // indirect
@@ -20,7 +20,8 @@ require (
 	github.com/spf13/viper v1.21.0 // indirect
 	github.com/subosito/gotenv v1.6.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.4 // indirect
-	golang.org/x/sys v0.31.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/term v0.47.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

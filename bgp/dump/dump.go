@@ -1,0 +1,118 @@
+// Package dump reads route dumps taken from routers into the validator's Route
+// model: GoBGP JSON, FRR JSON, BIRD's "show route all" text and MRT
+// TABLE_DUMP_V2 files (plain, gzip or bzip2). Formats are detected from the
+// content. Errors name the file and the line or JSON path.
+package dump
+
+import (
+	"bufio"
+	"bytes"
+	"compress/bzip2"
+	"compress/gzip"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/routewarden/routewarden/validator"
+)
+
+// Formats lists the formats ReadFile accepts besides "auto".
+var Formats = []string{"gobgp", "frr", "bird", "mrt"}
+
+// ReadFile reads a route dump; format is "auto" or one of Formats. It returns
+// the routes and the format it read.
+func ReadFile(path, format string) ([]validator.Route, string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("reading routes: %w", err)
+	}
+	defer f.Close()
+	r, err := decompress(bufio.NewReaderSize(f, 1<<20))
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", path, err)
+	}
+	return Read(path, r, format)
+}
+
+// Read reads a route dump from r; name is used in errors.
+func Read(name string, r *bufio.Reader, format string) ([]validator.Route, string, error) {
+	if format == "" || format == "auto" {
+		head, _ := r.Peek(4096)
+		format = Detect(head)
+		if format == "" {
+			if len(bytes.TrimSpace(head)) == 0 {
+				// An empty dump is a valid observation: nothing is announced.
+				return nil, "empty", nil
+			}
+			return nil, "", fmt.Errorf("%s: cannot tell the route format (expected GoBGP or FRR JSON, BIRD "+
+				"'show route all' text or an MRT file); set --routes-format", name)
+		}
+	}
+	var routes []validator.Route
+	var err error
+	switch format {
+	case "gobgp":
+		routes, err = readGoBGP(name, r)
+	case "frr":
+		routes, err = readFRR(name, r)
+	case "bird":
+		routes, err = readBIRD(name, r)
+	case "mrt":
+		routes, err = readMRT(name, r)
+	default:
+		return nil, "", fmt.Errorf("unknown route format %q (expected auto, %s)", format, strings.Join(Formats, ", "))
+	}
+	return routes, format, err
+}
+
+// Detect guesses the format from the first bytes of a dump; "" when unknown.
+func Detect(head []byte) string {
+	if isMRTHeader(head) {
+		return "mrt"
+	}
+	trimmed := bytes.TrimSpace(head)
+	switch {
+	case len(trimmed) == 0:
+		return ""
+	case trimmed[0] == '{' || trimmed[0] == '[':
+		if bytes.Contains(head, []byte(`"vrfId"`)) || bytes.Contains(head, []byte(`"peerId"`)) ||
+			bytes.Contains(head, []byte(`"routerId"`)) {
+			return "frr"
+		}
+		return "gobgp"
+	case bytes.HasPrefix(trimmed, []byte("Table ")) || bytes.HasPrefix(trimmed, []byte("BIRD ")) ||
+		birdRouteLine.Match(firstLine(trimmed)):
+		return "bird"
+	}
+	return ""
+}
+
+func firstLine(b []byte) []byte {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return b[:i]
+	}
+	return b
+}
+
+func decompress(r *bufio.Reader) (*bufio.Reader, error) {
+	magic, _ := r.Peek(3)
+	switch {
+	case bytes.HasPrefix(magic, []byte{0x1f, 0x8b}):
+		gz, err := gzip.NewReader(r)
+		if err != nil {
+			return nil, fmt.Errorf("reading gzip: %w", err)
+		}
+		return bufio.NewReaderSize(gz, 1<<20), nil
+	case bytes.HasPrefix(magic, []byte("BZh")):
+		return bufio.NewReaderSize(bzip2.NewReader(r), 1<<20), nil
+	}
+	return r, nil
+}
+
+// lineAt returns the 1-based line of a byte offset in data.
+func lineAt(data []byte, offset int64) int {
+	if offset > int64(len(data)) {
+		offset = int64(len(data))
+	}
+	return bytes.Count(data[:offset], []byte{'\n'}) + 1
+}

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/netip"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/routewarden/routewarden/config"
+	"github.com/routewarden/routewarden/kube"
+	"github.com/routewarden/routewarden/validator"
+	"github.com/routewarden/routewarden/validator/lint"
+)
+
+type validateFlags struct {
+	configFile, ipamMode, output, failOn string
+}
+
+func newValidateConfigCmd(g *globalFlags) *cobra.Command {
+	f := &validateFlags{}
+	cmd := &cobra.Command{
+		Use:   "validate-config [--config FILE] [CILIUM-OBJECTS…]",
+		Short: "Check routewarden's config and Cilium's BGP objects before they bite",
+		Long: `validate-config checks routewarden's own config file (every problem at once, with file, line and key)
+and, given Cilium objects (kubectl -o yaml/json output or manifests), cross-checks them with it:
+
+  - routewarden (bgp.peerAddress, bgp.asn) is a peer of every BGP instance, with a matching ASN
+    (CiliumBGPClusterConfig v2/v2alpha1, CiliumBGPPeeringPolicy v2alpha1, legacy kube-system/bgp-config);
+  - pod-CIDR advertisements are enabled and fit the IPAM mode (exportPodCIDR, PodCIDR or CiliumPodIPPool
+    advertisements selected by the peer config's families; multi-pool needs CiliumPodIPPool; ENI has none);
+  - the legacy speaker is not used with cluster-pool IPAM (cilium/cilium#18852), and its address pools do
+    not overlap the pod ranges;
+  - node selectors select at least one of the given Nodes;
+  - graceful-restart times fit routewarden's grace window.`,
+		Example: `  routewarden validate-config --config routewarden.yaml
+  kubectl get ciliumbgpclusterconfigs,ciliumbgppeerconfigs,ciliumbgpadvertisements,nodes -o yaml > bgp.yaml
+  kubectl -n kube-system get configmap cilium-config -o yaml > cilium-config.yaml
+  routewarden validate-config --config routewarden.yaml bgp.yaml cilium-config.yaml`,
+		RunE: func(cmd *cobra.Command, args []string) error { return runValidateConfig(cmd, g, f, args) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.configFile, "config", "", "routewarden config file")
+	fl.StringVar(&f.ipamMode, "ipam-mode", "", "Cilium IPAM mode, overriding cilium-config")
+	fl.StringVarP(&f.output, "output", "o", "text", "output: text or json")
+	fl.StringVar(&f.failOn, "fail-on", "warning", "exit 1 when a problem is at least: info, warning, critical")
+	return cmd
+}
+
+func runValidateConfig(cmd *cobra.Command, g *globalFlags, f *validateFlags, args []string) error {
+	if _, err := g.logger(cmd.ErrOrStderr()); err != nil {
+		return err
+	}
+	failOn, err := validator.ParseSeverity(f.failOn)
+	if err != nil {
+		return usageErr("--fail-on: %v", err)
+	}
+	if f.output != "text" && f.output != "json" {
+		return usageErr("-o %q: expected text or json", f.output)
+	}
+	if f.configFile == "" && len(args) == 0 {
+		return usageErr("nothing to validate: give --config and/or Cilium object files (see --help)")
+	}
+	cfg, cfgProblems, err := config.Load(f.configFile)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	var problems []lint.Problem
+	for _, p := range cfgProblems {
+		where := p.File
+		if p.Line > 0 {
+			where += ":" + strconv.Itoa(p.Line)
+		}
+		problems = append(problems, lint.Problem{Severity: validator.SeverityCritical, Where: where, Field: p.Key,
+			Message: p.Message})
+	}
+	if cfg != nil && len(args) > 0 {
+		ps, err := crossCheck(cfg, f, args)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		problems = append(problems, ps...)
+	}
+	if err := writeProblems(cmd.OutOrStdout(), f.output, problems); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	for _, p := range problems {
+		if p.Severity >= failOn {
+			return &exitError{code: exitFindings}
+		}
+	}
+	return nil
+}
+
+func crossCheck(cfg *config.Config, f *validateFlags, files []string) ([]lint.Problem, error) {
+	objs, err := kube.ReadFiles(files)
+	if err != nil {
+		return nil, err
+	}
+	copts := kube.ClusterOptions{PodRanges: cfg.PodRanges()}
+	if f.ipamMode != "" {
+		copts.IPAMMode, copts.ModeSource = validator.IPAMMode(f.ipamMode), "--ipam-mode"
+	} else if cfg.Cluster.IPAMMode != "" {
+		copts.IPAMMode, copts.ModeSource = validator.IPAMMode(cfg.Cluster.IPAMMode), "config"
+	}
+	ipam, err := objs.IPAM(copts)
+	if err != nil {
+		return nil, err
+	}
+	in := lint.Input{IPAMMode: ipam.Mode, PodRanges: ipam.PodRanges, Collector: collectorOf(cfg, f.configFile)}
+	if ipam.ModeSource == "default" {
+		in.IPAMMode = "" // unknown: skip the checks that depend on it
+	}
+	if err := objs.LintInput(&in); err != nil {
+		return nil, err
+	}
+	return lint.Check(in), nil
+}
+
+func collectorOf(cfg *config.Config, file string) lint.Collector {
+	c := lint.Collector{ASN: cfg.BGP.ASN, GraceWindow: cfg.BGP.GracefulRestart.Window,
+		GracefulRestart: cfg.BGP.GracefulRestart.Enabled, Where: file}
+	if c.Where == "" {
+		c.Where = "(no --config)"
+	}
+	addrs := append([]string{cfg.BGP.PeerAddress}, cfg.BGP.ListenAddresses...)
+	for _, s := range addrs {
+		if a, err := netip.ParseAddr(s); err == nil && !a.IsUnspecified() {
+			c.Addresses = append(c.Addresses, a)
+		}
+	}
+	return c
+}
+
+func writeProblems(w io.Writer, format string, problems []lint.Problem) error {
+	counts := map[string]int{}
+	for _, p := range problems {
+		counts[p.Severity.String()]++
+	}
+	if format == "json" {
+		if problems == nil {
+			problems = []lint.Problem{}
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"problems": problems, "summary": counts})
+	}
+	for _, p := range problems {
+		if _, err := fmt.Fprintln(w, p); err != nil {
+			return err
+		}
+	}
+	if len(problems) == 0 {
+		_, err := fmt.Fprintln(w, "OK: no problems found.")
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\n%d problem(s): %d critical, %d warning, %d info.\n", len(problems),
+		counts["critical"], counts["warning"], counts["info"])
+	return err
+}

@@ -1,0 +1,111 @@
+package config
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// lineIndex maps key paths ("bgp.neighbors[0].asn") to the line they are on.
+type lineIndex map[string]int
+
+func indexLines(n *yaml.Node, path string, idx lineIndex) {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			indexLines(c, path, idx)
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := join(path, n.Content[i].Value)
+			idx[k] = n.Content[i].Line
+			indexLines(n.Content[i+1], k, idx)
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			k := fmt.Sprintf("%s[%d]", path, i)
+			idx[k] = c.Line
+			indexLines(c, k, idx)
+		}
+	}
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// line finds the line of key, or of its closest ancestor present in the file.
+func (idx lineIndex) line(key string) int {
+	for k := key; k != ""; {
+		if l, ok := idx[k]; ok {
+			return l
+		}
+		if i := strings.LastIndexAny(k, ".["); i >= 0 {
+			k = k[:i]
+		} else {
+			k = ""
+		}
+	}
+	return 0
+}
+
+// unknownKeys walks the YAML against the Config type and reports every key the
+// type does not have, with the keys that were expected.
+func unknownKeys(n *yaml.Node, t reflect.Type, path string, report func(path string, line int, msg string)) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			unknownKeys(c, t, path, report)
+		}
+	case yaml.MappingNode:
+		if t.Kind() == reflect.Map {
+			for i := 1; i < len(n.Content); i += 2 {
+				unknownKeys(n.Content[i], t.Elem(), join(path, n.Content[i-1].Value), report)
+			}
+			return
+		}
+		if t.Kind() != reflect.Struct {
+			return
+		}
+		fields := map[string]reflect.Type{}
+		for i := 0; i < t.NumField(); i++ {
+			if tag := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]; tag != "" {
+				fields[tag] = t.Field(i).Type
+			}
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key := n.Content[i].Value
+			ft, ok := fields[key]
+			if !ok {
+				report(join(path, key), n.Content[i].Line, fmt.Sprintf("unknown key (expected one of: %s)",
+					strings.Join(sortedKeys(fields), ", ")))
+				continue
+			}
+			unknownKeys(n.Content[i+1], ft, join(path, key), report)
+		}
+	case yaml.SequenceNode:
+		if t.Kind() == reflect.Slice {
+			for i, c := range n.Content {
+				unknownKeys(c, t.Elem(), fmt.Sprintf("%s[%d]", path, i), report)
+			}
+		}
+	}
+}
+
+func sortedKeys(m map[string]reflect.Type) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,134 @@
+package config
+
+import (
+	"fmt"
+	"net/netip"
+	"os"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/routewarden/routewarden/validator"
+)
+
+var ipamModes = []string{"cluster-pool", "kubernetes", "multi-pool", "eni", "azure", "alibabacloud", "crd",
+	"delegated-plugin"}
+
+// Validate checks every value and returns every problem (without file or line;
+// Load adds them).
+func (c *Config) Validate() Problems {
+	var ps Problems
+	add := func(key, format string, args ...any) {
+		ps = append(ps, Problem{Key: key, Message: fmt.Sprintf(format, args...)})
+	}
+	if m := c.Cluster.IPAMMode; m != "" && !contains(ipamModes, m) {
+		add("cluster.ipamMode", "unknown IPAM mode %q (expected one of %v)", m, ipamModes)
+	}
+	checkCIDRs(add, "cluster.podRanges", c.Cluster.PodRanges)
+	checkCIDRs(add, "cluster.allowedRanges", c.Cluster.AllowedRanges)
+	for id, rc := range c.Rules {
+		if _, err := validator.LookupRule(validator.RuleID(id)); err != nil {
+			add("rules."+id, "unknown rule (expected one of %v)", ruleIDs())
+		}
+		if rc.Severity != "" {
+			if _, err := validator.ParseSeverity(rc.Severity); err != nil {
+				add("rules."+id+".severity", "%v", err)
+			}
+		}
+	}
+	c.BGP.validate(add)
+	if _, err := zerolog.ParseLevel(c.Log.Level); err != nil || c.Log.Level == "" {
+		add("log.level", "unknown level %q (expected trace, debug, info, warn, error)", c.Log.Level)
+	}
+	if !contains([]string{"auto", "json", "console"}, c.Log.Format) {
+		add("log.format", "unknown format %q (expected auto, json or console)", c.Log.Format)
+	}
+	return ps
+}
+
+func (b *BGPConfig) validate(add func(key, format string, args ...any)) {
+	used := b.PeerAddress != "" || len(b.Neighbors) > 0 || len(b.DynamicNeighbors) > 0
+	if used && b.ASN == 0 {
+		add("bgp.asn", "required: routewarden's own AS number (the peerASN the nodes configure for it)")
+	}
+	if b.RouterID != "" {
+		if a, err := netip.ParseAddr(b.RouterID); err != nil || !a.Is4() {
+			add("bgp.routerId", "%q is not an IPv4 address (a BGP router ID is written as one)", b.RouterID)
+		}
+	}
+	checkAddr(add, "bgp.peerAddress", b.PeerAddress)
+	for i, a := range b.ListenAddresses {
+		checkAddr(add, fmt.Sprintf("bgp.listenAddresses[%d]", i), a)
+	}
+	if b.ListenPort < 1 || b.ListenPort > 65535 {
+		add("bgp.listenPort", "%d is not a TCP port (1–65535)", b.ListenPort)
+	}
+	if b.GracefulRestart.Window < 0 || b.GracefulRestart.Window > 4095*time.Second {
+		add("bgp.gracefulRestart.window", "%s is outside 0–4095s (BGP's restart time field)", b.GracefulRestart.Window)
+	}
+	seen := map[string]int{}
+	for i, n := range b.Neighbors {
+		key := fmt.Sprintf("bgp.neighbors[%d]", i)
+		if n.Address == "" {
+			add(key+".address", "required: the neighbor's address")
+		}
+		checkAddr(add, key+".address", n.Address)
+		if j, dup := seen[n.Address]; dup && n.Address != "" {
+			add(key+".address", "%s is also bgp.neighbors[%d]", n.Address, j)
+		}
+		seen[n.Address] = i
+		checkPeer(add, key, n.PasswordFile, n.HoldTime)
+	}
+	for i, d := range b.DynamicNeighbors {
+		key := fmt.Sprintf("bgp.dynamicNeighbors[%d]", i)
+		if _, err := netip.ParsePrefix(d.Prefix); err != nil {
+			add(key+".prefix", "%q is not a CIDR (expected e.g. 10.0.0.0/24)", d.Prefix)
+		}
+		checkPeer(add, key, d.PasswordFile, d.HoldTime)
+	}
+}
+
+func checkPeer(add func(key, format string, args ...any), key, passwordFile string, hold time.Duration) {
+	if passwordFile != "" {
+		if _, err := os.Stat(passwordFile); err != nil {
+			add(key+".passwordFile", "cannot read the TCP MD5 password file: %v", err)
+		}
+	}
+	if hold != 0 && (hold < 3*time.Second || hold > 65535*time.Second) {
+		add(key+".holdTime", "%s: a BGP hold time is 0 or 3s–65535s", hold)
+	}
+}
+
+func checkAddr(add func(key, format string, args ...any), key, s string) {
+	if s == "" {
+		return
+	}
+	if _, err := netip.ParseAddr(s); err != nil {
+		add(key, "%q is not an IP address", s)
+	}
+}
+
+func checkCIDRs(add func(key, format string, args ...any), key string, ss []string) {
+	for i, s := range ss {
+		if _, err := netip.ParsePrefix(s); err != nil {
+			add(fmt.Sprintf("%s[%d]", key, i), "%q is not a CIDR (expected e.g. 10.244.0.0/16)", s)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func ruleIDs() []string {
+	var out []string
+	for _, r := range validator.Rules() {
+		out = append(out, string(r.ID()))
+	}
+	return out
+}

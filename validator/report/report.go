@@ -1,0 +1,100 @@
+// Package report renders validation results for people (an 80-column table
+// grouped by node) and for programs (JSON). It writes to an io.Writer and
+// nothing else.
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/routewarden/routewarden/validator"
+)
+
+// Width is the table's line width.
+const Width = 80
+
+// JSON writes {"findings":[…],"summary":{…}}.
+func JSON(w io.Writer, res validator.Result) error {
+	if res.Findings == nil {
+		res.Findings = []validator.Finding{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(res)
+}
+
+// Table writes findings grouped by node, worst first within a node.
+func Table(w io.Writer, res validator.Result) error {
+	b := &strings.Builder{}
+	s := res.Summary
+	fmt.Fprintf(b, "Checked %d routes (%d prefixes) against %d nodes and %d CiliumNodes; IPAM %s (%s).\n",
+		s.Routes, s.Prefixes, s.Nodes, s.CiliumNodes, s.IPAMMode, s.IPAMModeSource)
+	if len(res.Findings) == 0 {
+		b.WriteString("\nNo findings: every route matches the cluster's allocations.\n")
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	node := "\x00"
+	for _, f := range res.Findings {
+		if f.Node != node {
+			node = f.Node
+			title := "Node " + node
+			if node == "" {
+				title = "No current node (stale or unknown origin)"
+			}
+			fmt.Fprintf(b, "\n%s\n%s\n", title, strings.Repeat("─", min(len([]rune(title)), Width)))
+		}
+		head := fmt.Sprintf("%-8s %-16s %s", strings.ToUpper(f.Severity.String()), f.Rule, f.Prefix)
+		if f.Owner != "" && f.Owner != f.Node {
+			head += "  owner " + f.Owner
+		}
+		b.WriteString(head + "\n")
+		wrap(b, f.Message, "  ", Width)
+		if f.Hint != "" {
+			wrap(b, "hint: "+f.Hint, "  ", Width)
+		}
+	}
+	fmt.Fprintf(b, "\n%d finding(s): %s.\n", s.Findings, counts(s.BySeverity))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func counts(m map[string]int) string {
+	order := []string{"critical", "warning", "info"}
+	var parts []string
+	for _, k := range order {
+		if m[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", m[k], k))
+		}
+	}
+	var rest []string
+	for k := range m {
+		if k != "critical" && k != "warning" && k != "info" {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	for _, k := range rest {
+		parts = append(parts, fmt.Sprintf("%d %s", m[k], k))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// wrap writes text indented and wrapped at width; words longer than a line stay whole.
+func wrap(b *strings.Builder, text, indent string, width int) {
+	line := indent
+	for _, word := range strings.Fields(text) {
+		if len(line) > len(indent) && len(line)+1+len(word) > width {
+			b.WriteString(line + "\n")
+			line = indent + "  "
+		}
+		if len(line) > len(indent) && !strings.HasSuffix(line, " ") {
+			line += " "
+		}
+		line += word
+	}
+	b.WriteString(line + "\n")
+}
