@@ -55,6 +55,20 @@ func (idx lineIndex) line(key string) int {
 	return 0
 }
 
+// keyAt returns the deepest key on a line ("" when none).
+func (idx lineIndex) keyAt(line int) string {
+	best := ""
+	for k, l := range idx {
+		if l == line && (len(k) > len(best) || len(k) == len(best) && k < best) {
+			best = k
+		}
+	}
+	return best
+}
+
+// mapKeys lists the keys allowed in maps whose keys are names, by path.
+var mapKeys = map[string]func() []string{"rules": ruleIDs}
+
 // unknownKeys walks the YAML against the Config type and reports every key the
 // type does not have, with the keys that were expected.
 func unknownKeys(n *yaml.Node, t reflect.Type, path string, report func(path string, line int, msg string)) {
@@ -68,6 +82,14 @@ func unknownKeys(n *yaml.Node, t reflect.Type, path string, report func(path str
 		}
 	case yaml.MappingNode:
 		if t.Kind() == reflect.Map {
+			if allowed, ok := mapKeys[path]; ok {
+				for i := 0; i+1 < len(n.Content); i += 2 {
+					if !contains(allowed(), n.Content[i].Value) {
+						report(join(path, n.Content[i].Value), n.Content[i].Line,
+							fmt.Sprintf("unknown rule (expected one of: %s)", strings.Join(allowed(), ", ")))
+					}
+				}
+			}
 			for i := 1; i < len(n.Content); i += 2 {
 				unknownKeys(n.Content[i], t.Elem(), join(path, n.Content[i-1].Value), report)
 			}

@@ -2,11 +2,13 @@ package config
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -67,41 +69,51 @@ func Load(path string) (*Config, Problems, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("reading config: %w", err)
 		}
-		problems = parseFile(path, data, lines)
-		if len(problems) > 0 {
+		var fatal bool
+		problems, fatal = parseFile(path, data, lines)
+		if fatal {
 			return nil, problems, nil
 		}
 		v.SetConfigType("yaml")
 		if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
-			return nil, Problems{{File: path, Key: "(file)", Message: err.Error()}}, nil
+			return nil, append(problems, Problem{File: path, Key: "(file)", Message: err.Error()}), nil
 		}
 	}
+	// Keys whose values had the wrong type are reported once, by parseFile.
+	badKeys := map[string]bool{}
+	for _, p := range problems {
+		badKeys[p.Key] = true
+	}
 	cfg := &Config{}
-	if err := v.Unmarshal(cfg); err != nil {
+	if err := v.Unmarshal(cfg); err != nil && len(problems) == 0 {
 		return nil, Problems{{File: path, Key: "(environment " + EnvPrefix + "_*)", Message: err.Error()}}, nil
 	}
 	for _, p := range cfg.Validate() {
+		if badKeys[p.Key] {
+			continue
+		}
 		if path != "" && lines.line(p.Key) > 0 {
 			p.File, p.Line = path, lines.line(p.Key)
 		}
 		problems = append(problems, p)
 	}
+	slices.SortStableFunc(problems, func(a, b Problem) int { return cmp.Compare(a.Line, b.Line) })
 	return cfg, problems, nil
 }
 
 // parseFile checks the file's syntax, keys and value types, recording lines.
-func parseFile(path string, data []byte, lines lineIndex) Problems {
-	var problems Problems
+// fatal means the file could not be parsed at all.
+func parseFile(path string, data []byte, lines lineIndex) (problems Problems, fatal bool) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return Problems{yamlProblem(path, "(syntax)", err.Error())}
+		return Problems{yamlProblem(path, "(syntax)", err.Error())}, true
 	}
 	if len(root.Content) == 0 {
-		return nil
+		return nil, false
 	}
 	if root.Content[0].Kind != yaml.MappingNode {
 		return Problems{{File: path, Line: root.Content[0].Line, Key: "(document)",
-			Message: "expected a mapping of sections (cluster, rules, bgp, log)"}}
+			Message: "expected a mapping of sections (cluster, rules, bgp, log)"}}, true
 	}
 	indexLines(&root, "", lines)
 	unknownKeys(&root, reflect.TypeOf(Config{}), "", func(key string, line int, msg string) {
@@ -111,13 +123,17 @@ func parseFile(path string, data []byte, lines lineIndex) Problems {
 	var te *yaml.TypeError
 	if err := root.Decode(&typed); errors.As(err, &te) {
 		for _, e := range te.Errors {
-			problems = append(problems, yamlProblem(path, "(value)", e))
+			p := yamlProblem(path, "(value)", e)
+			p.Key = lines.keyAt(p.Line)
+			problems = append(problems, p)
 		}
 	} else if err != nil {
 		problems = append(problems, yamlProblem(path, "(value)", err.Error()))
 	}
-	return problems
+	return problems, false
 }
+
+var typeMismatch = regexp.MustCompile("^cannot unmarshal !!(\\w+) `(.*)` into (\\S+)$")
 
 func yamlProblem(path, key, msg string) Problem {
 	p := Problem{File: path, Key: key, Message: msg}
@@ -125,7 +141,29 @@ func yamlProblem(path, key, msg string) Problem {
 		p.Line, _ = strconv.Atoi(m[1])
 		p.Message = m[2]
 	}
+	if m := typeMismatch.FindStringSubmatch(p.Message); m != nil {
+		p.Message = fmt.Sprintf("found %s %q, expected %s", yamlTypeNames[m[1]], m[2], goTypeNames(m[3]))
+	}
 	return p
+}
+
+var yamlTypeNames = map[string]string{"str": "the string", "int": "the number", "bool": "the boolean",
+	"float": "the number", "map": "a mapping", "seq": "a list", "null": "nothing"}
+
+func goTypeNames(t string) string {
+	switch {
+	case strings.HasPrefix(t, "uint") || strings.HasPrefix(t, "int"):
+		return "a whole number"
+	case t == "time.Duration":
+		return "a duration such as 90s"
+	case strings.HasPrefix(t, "[]"):
+		return "a list"
+	case strings.HasPrefix(t, "map"):
+		return "a mapping"
+	case t == "bool":
+		return "true or false"
+	}
+	return t
 }
 
 // bindEnv binds every scalar key so ROUTEWARDEN_* overrides work for keys the

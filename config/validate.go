@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -28,7 +29,7 @@ func (c *Config) Validate() Problems {
 	checkCIDRs(add, "cluster.allowedRanges", c.Cluster.AllowedRanges)
 	for id, rc := range c.Rules {
 		if _, err := validator.LookupRule(validator.RuleID(id)); err != nil {
-			add("rules."+id, "unknown rule (expected one of %v)", ruleIDs())
+			add("rules."+id, "unknown rule (expected one of: %s)", strings.Join(ruleIDs(), ", "))
 		}
 		if rc.Severity != "" {
 			if _, err := validator.ParseSeverity(rc.Severity); err != nil {

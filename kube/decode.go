@@ -95,8 +95,8 @@ func (o *Objects) decodeObject(file string, n *yaml.Node) error {
 	}
 	var tm TypeMeta
 	var meta struct {
-		Metadata Meta         `yaml:"metadata"`
-		Items    []*yaml.Node `yaml:"items"`
+		Metadata Meta        `yaml:"metadata"`
+		Items    []yaml.Node `yaml:"items"`
 	}
 	_ = n.Decode(&tm)
 	if err := n.Decode(&meta); err != nil {
@@ -106,8 +106,8 @@ func (o *Objects) decodeObject(file string, n *yaml.Node) error {
 		return fmt.Errorf("%s: object has no kind (expected kubectl get -o json or -o yaml output)", pos)
 	}
 	if tm.Kind == "List" || strings.HasSuffix(tm.Kind, "List") {
-		for _, item := range meta.Items {
-			if err := o.decodeObject(file, item); err != nil {
+		for i := range meta.Items {
+			if err := o.decodeObject(file, &meta.Items[i]); err != nil {
 				return err
 			}
 		}

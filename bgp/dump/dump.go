@@ -76,7 +76,7 @@ func Detect(head []byte) string {
 		return ""
 	case trimmed[0] == '{' || trimmed[0] == '[':
 		if bytes.Contains(head, []byte(`"vrfId"`)) || bytes.Contains(head, []byte(`"peerId"`)) ||
-			bytes.Contains(head, []byte(`"routerId"`)) {
+			bytes.Contains(head, []byte(`"routerId"`)) || bytes.Contains(head, []byte(`"routes"`)) {
 			return "frr"
 		}
 		return "gobgp"
