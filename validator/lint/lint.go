@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/routewarden/routewarden/validator"
 )
@@ -44,9 +46,22 @@ func Check(in Input) []Problem {
 	checkSelectors(in, r)
 	checkGracefulRestart(in, r)
 	slices.SortStableFunc(r.problems, func(a, b Problem) int {
-		return cmp.Or(cmp.Compare(a.Where, b.Where), cmp.Compare(a.Field, b.Field), cmp.Compare(a.Message, b.Message))
+		af, al := splitWhere(a.Where)
+		bf, bl := splitWhere(b.Where)
+		return cmp.Or(cmp.Compare(af, bf), cmp.Compare(al, bl), cmp.Compare(a.Field, b.Field),
+			cmp.Compare(a.Message, b.Message))
 	})
 	return r.problems
+}
+
+// splitWhere splits "file:line" so that line 9 sorts before line 10.
+func splitWhere(w string) (string, int) {
+	if i := strings.LastIndexByte(w, ':'); i >= 0 {
+		if n, err := strconv.Atoi(w[i+1:]); err == nil {
+			return w[:i], n
+		}
+	}
+	return w, 0
 }
 
 func (c ClusterConfig) object() string { return "CiliumBGPClusterConfig " + c.Name }
