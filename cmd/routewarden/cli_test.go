@@ -1,0 +1,97 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/routewarden/routewarden/internal/golden"
+)
+
+const vcDir = "../../testdata/validate-config"
+
+func TestValidateConfigGolden(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"good", []string{"--config", "routewarden.yaml", "good-v2.yaml", "cilium-config-cluster-pool.yaml", "nodes.yaml"}, exitOK},
+		{"bad", []string{"--config", "routewarden.yaml", "bad-v2alpha1.yaml", "bad-peeringpolicy.yaml",
+			"legacy-bgp-config.yaml", "cilium-config-cluster-pool.yaml", "nodes.yaml"}, exitFindings},
+		{"bad-config", []string{"--config", "../../config/testdata/bad.yaml"}, exitFindings},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			args := []string{"validate-config"}
+			for _, a := range tc.args {
+				if !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "../") {
+					a = filepath.Join(vcDir, a)
+				}
+				args = append(args, a)
+			}
+			code, stdout, stderr := runCLI(t, args...)
+			if code != tc.code {
+				t.Errorf("exit code %d, want %d; stderr: %s", code, tc.code, stderr)
+			}
+			golden.Assert(t, filepath.Join(vcDir, tc.name+".golden"), []byte(stdout))
+		})
+	}
+}
+
+// TestBadUsage: bad input gets exit code 2 and a message that says what and where.
+func TestBadUsage(t *testing.T) {
+	scen := filepath.Join(scenarioDir, "leaks")
+	garbage := filepath.Join(t.TempDir(), "garbage.json")
+	os.WriteFile(garbage, []byte("{\n  \"10.0.0.0/24\": [\n    {\"nlri\": 5}\n  ]\n}\n"), 0o600)
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no arguments", []string{"check"}, "check needs at least one --cluster and one --routes"},
+		{"unknown flag", []string{"check", "--bogus"}, "unknown flag: --bogus"},
+		{"missing cluster file", []string{"check", "--cluster", "nope.json", "--routes", garbage}, "nope.json"},
+		{"bad routes", []string{"check", "--cluster", filepath.Join(scen, "cluster.json"), "--routes", garbage},
+			"garbage.json:3: JSON path $.nlri: found number"},
+		{"bad output", []string{"check", "--cluster", "x", "--routes", "y", "-o", "xml"}, `-o "xml": expected table or json`},
+		{"bad fail-on", []string{"check", "--cluster", "x", "--routes", "y", "--fail-on", "major"}, "--fail-on"},
+		{"bad config", []string{"check", "--cluster", filepath.Join(scen, "cluster.json"), "--routes", garbage,
+			"--config", "../../config/testdata/bad.yaml"}, "bad.yaml:10: bgp.asn: found the string"},
+		{"nothing to validate", []string{"validate-config"}, "nothing to validate"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, tc.args...)
+			if code != exitUsage || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, stderr, tc.want)
+			}
+		})
+	}
+}
+
+// TestEmptyRouteFileMeansEverythingIsMissing: an empty dump is a finding-worthy
+// situation, not an error.
+func TestEmptyRouteFileMeansEverythingIsMissing(t *testing.T) {
+	empty := filepath.Join(t.TempDir(), "empty.json")
+	os.WriteFile(empty, nil, 0o600)
+	dir := filepath.Join(scenarioDir, "kubenet-migration")
+	args := append([]string{"check", "-o", "json", "--routes", empty}, clusterArgs(dir)...)
+	code, stdout, _ := runCLI(t, args...)
+	if code != exitFindings || strings.Count(stdout, `"rule": "missing-route"`) != 3 {
+		t.Errorf("exit %d; want 3 missing-route findings (one per Cilium node):\n%s", code, stdout)
+	}
+}
+
+func TestFailOn(t *testing.T) {
+	dir := filepath.Join(scenarioDir, "kubernetes-ipam-drift") // one warning only
+	args := append([]string{"check"}, clusterArgs(dir)...)
+	args = append(args, "--routes", filepath.Join(dir, "routes.gobgp.json"))
+	if code, _, _ := runCLI(t, append(args, "--fail-on", "critical")...); code != exitOK {
+		t.Errorf("--fail-on critical with only a warning: exit %d, want 0", code)
+	}
+	if code, _, _ := runCLI(t, append(args, "--fail-on", "warning")...); code != exitFindings {
+		t.Errorf("--fail-on warning: exit %d, want 1", code)
+	}
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what routewarden's tests need, idempotently, with a cache:
+#   - Debian packages (only the missing ones; apt-get update only when needed),
+#   - kube-apiserver, kubectl and etcd built from the Go module proxy into
+#     ${ROUTEWARDEN_CACHE:-$HOME/.cache/routewarden}/bin (hack/tools/kube.sh; ~6 min cold, seconds warm).
+# Prints the environment the tests read (KUBE_APISERVER, KUBECTL, ETCD) as shell assignments.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+packages=(openssl ca-certificates)
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+	echo "test-deps: installing Debian packages: ${missing[*]}" >&2
+	sudo=""
+	[[ $(id -u) == 0 ]] || sudo=sudo
+	$sudo apt-get update -qq >&2
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2
+fi
+
+"$here/tools/kube.sh" --env

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# routewarden's test command (the README's, and CI's): installs what the tests
+# need (hack/test-deps.sh: idempotent, cached), checks formatting and vet, then
+# runs every test. Extra arguments go to go test (e.g. -run Scenario).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+eval "$(hack/test-deps.sh)"
+export KUBE_APISERVER KUBECTL ETCD
+
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [[ -n $unformatted ]]; then
+	echo "gofmt would change:" >&2
+	echo "$unformatted" >&2
+	exit 1
+fi
+go vet ./...
+go test -count=1 "$@" ./...

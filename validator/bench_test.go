@@ -1,0 +1,72 @@
+package validator
+
+import (
+	"fmt"
+	"net/netip"
+	"testing"
+)
+
+// syntheticCluster builds n Cilium nodes (cluster-pool, one /24 each, /26 past
+// 65536 nodes) and the routes they announce: each node its CIDR, the rest are
+// LoadBalancer VIPs;
+// one node in a hundred announces a neighbour's CIDR, one route in a hundred
+// comes from a machine that left the cluster.
+func syntheticCluster(n, routes int) (*Cluster, []Route) {
+	c := &Cluster{IPAM: IPAM{Mode: IPAMClusterPool, PodRanges: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}},
+		LBPools: []netip.Prefix{netip.MustParsePrefix("172.16.0.0/12")}}
+	c.Nodes = make([]Node, n)
+	c.CiliumNodes = make([]CiliumNode, n)
+	nodeIP := func(i int) netip.Addr { return netip.AddrFrom4([4]byte{100, 64 + byte(i>>16), byte(i >> 8), byte(i)}) }
+	for i := 0; i < n; i++ {
+		name := fmt.Sprintf("node%06d", i)
+		c.Nodes[i] = Node{Name: name, Addresses: []netip.Addr{nodeIP(i)}, Ready: true}
+		p := netip.PrefixFrom(netip.AddrFrom4([4]byte{10, byte(i >> 8), byte(i), 0}), 24)
+		if n > 65536 {
+			p = netip.PrefixFrom(netip.AddrFrom4([4]byte{10, byte(i >> 10), byte(i >> 2), byte(i&3) << 6}), 26)
+		}
+		c.CiliumNodes[i] = CiliumNode{Name: name, Addresses: []netip.Addr{nodeIP(i)}, PodCIDRs: []netip.Prefix{p}}
+	}
+	rs := make([]Route, 0, routes)
+	peer := netip.MustParseAddr("127.0.0.1")
+	for i := 0; len(rs) < routes; i++ {
+		node := i % n
+		if i < n {
+			owner := node
+			if node%100 == 7 {
+				owner = (node + 1) % n // announces a neighbour's CIDR
+			}
+			nh := nodeIP(node)
+			if node%100 == 42 {
+				nh = netip.AddrFrom4([4]byte{198, 18, byte(node >> 8), byte(node)}) // a machine that left
+			}
+			rs = append(rs, Route{Prefix: c.CiliumNodes[owner].PodCIDRs[0], NextHop: nh, Peer: peer})
+			continue
+		}
+		vip := netip.AddrFrom4([4]byte{172, 16 + byte(i>>16&0x0f), byte(i >> 8), byte(i)})
+		rs = append(rs, Route{Prefix: netip.PrefixFrom(vip, 32), NextHop: nodeIP(node), Peer: peer})
+	}
+	return c, rs
+}
+
+func BenchmarkValidate(b *testing.B) {
+	for _, size := range []struct{ nodes, routes int }{{1_000, 10_000}, {10_000, 100_000}, {100_000, 1_000_000}} {
+		c, rs := syntheticCluster(size.nodes, size.routes)
+		b.Run(fmt.Sprintf("nodes=%d/routes=%d", size.nodes, size.routes), func(b *testing.B) {
+			b.ReportAllocs()
+			var findings int
+			for b.Loop() {
+				findings = len(Validate(c, rs, Options{}).Findings)
+			}
+			b.ReportMetric(float64(findings), "findings")
+		})
+	}
+}
+
+func TestSyntheticClusterFindings(t *testing.T) {
+	c, rs := syntheticCluster(1000, 10_000)
+	res := Validate(c, rs, Options{})
+	// 10 neighbours' CIDRs announced (foreign + missing for both), 10 stale (+ missing).
+	if res.Summary.ByRule[string(RuleForeignCIDR)] != 10 || res.Summary.ByRule[string(RuleStaleRoute)] != 10 {
+		t.Errorf("synthetic findings by rule: %v", res.Summary.ByRule)
+	}
+}
