@@ -7,64 +7,9 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/routewarden/routewarden/internal/yamlpos"
 )
-
-// lineIndex maps key paths ("bgp.neighbors[0].asn") to the line they are on.
-type lineIndex map[string]int
-
-func indexLines(n *yaml.Node, path string, idx lineIndex) {
-	switch n.Kind {
-	case yaml.DocumentNode:
-		for _, c := range n.Content {
-			indexLines(c, path, idx)
-		}
-	case yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := join(path, n.Content[i].Value)
-			idx[k] = n.Content[i].Line
-			indexLines(n.Content[i+1], k, idx)
-		}
-	case yaml.SequenceNode:
-		for i, c := range n.Content {
-			k := fmt.Sprintf("%s[%d]", path, i)
-			idx[k] = c.Line
-			indexLines(c, k, idx)
-		}
-	}
-}
-
-func join(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
-
-// line finds the line of key, or of its closest ancestor present in the file.
-func (idx lineIndex) line(key string) int {
-	for k := key; k != ""; {
-		if l, ok := idx[k]; ok {
-			return l
-		}
-		if i := strings.LastIndexAny(k, ".["); i >= 0 {
-			k = k[:i]
-		} else {
-			k = ""
-		}
-	}
-	return 0
-}
-
-// keyAt returns the deepest key on a line ("" when none).
-func (idx lineIndex) keyAt(line int) string {
-	best := ""
-	for k, l := range idx {
-		if l == line && (len(k) > len(best) || len(k) == len(best) && k < best) {
-			best = k
-		}
-	}
-	return best
-}
 
 // mapKeys lists the keys allowed in maps whose keys are names, by path.
 var mapKeys = map[string]func() []string{"rules": ruleIDs}
@@ -85,13 +30,13 @@ func unknownKeys(n *yaml.Node, t reflect.Type, path string, report func(path str
 			if allowed, ok := mapKeys[path]; ok {
 				for i := 0; i+1 < len(n.Content); i += 2 {
 					if !contains(allowed(), n.Content[i].Value) {
-						report(join(path, n.Content[i].Value), n.Content[i].Line,
+						report(yamlpos.Join(path, n.Content[i].Value), n.Content[i].Line,
 							fmt.Sprintf("unknown rule (expected one of: %s)", strings.Join(allowed(), ", ")))
 					}
 				}
 			}
 			for i := 1; i < len(n.Content); i += 2 {
-				unknownKeys(n.Content[i], t.Elem(), join(path, n.Content[i-1].Value), report)
+				unknownKeys(n.Content[i], t.Elem(), yamlpos.Join(path, n.Content[i-1].Value), report)
 			}
 			return
 		}
@@ -108,11 +53,11 @@ func unknownKeys(n *yaml.Node, t reflect.Type, path string, report func(path str
 			key := n.Content[i].Value
 			ft, ok := fields[key]
 			if !ok {
-				report(join(path, key), n.Content[i].Line, fmt.Sprintf("unknown key (expected one of: %s)",
+				report(yamlpos.Join(path, key), n.Content[i].Line, fmt.Sprintf("unknown key (expected one of: %s)",
 					strings.Join(sortedKeys(fields), ", ")))
 				continue
 			}
-			unknownKeys(n.Content[i+1], ft, join(path, key), report)
+			unknownKeys(n.Content[i+1], ft, yamlpos.Join(path, key), report)
 		}
 	case yaml.SequenceNode:
 		if t.Kind() == reflect.Slice {

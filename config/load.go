@@ -14,6 +14,8 @@ import (
 
 	"github.com/spf13/viper"
 	"gopkg.in/yaml.v3"
+
+	"github.com/routewarden/routewarden/internal/yamlpos"
 )
 
 // Problem is one thing wrong with the configuration.
@@ -63,14 +65,14 @@ func Load(path string) (*Config, Problems, error) {
 	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
 	bindEnv(v, reflect.TypeOf(Config{}), "")
 	var problems Problems
-	lines := lineIndex{}
+	var lines yamlpos.Lines
 	if path != "" {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return nil, nil, fmt.Errorf("reading config: %w", err)
 		}
 		var fatal bool
-		problems, fatal = parseFile(path, data, lines)
+		problems, lines, fatal = parseFile(path, data)
 		if fatal {
 			return nil, problems, nil
 		}
@@ -92,8 +94,8 @@ func Load(path string) (*Config, Problems, error) {
 		if badKeys[p.Key] {
 			continue
 		}
-		if path != "" && lines.line(p.Key) > 0 {
-			p.File, p.Line = path, lines.line(p.Key)
+		if path != "" && lines.Line(p.Key) > 0 {
+			p.File, p.Line = path, lines.Line(p.Key)
 		}
 		problems = append(problems, p)
 	}
@@ -103,19 +105,19 @@ func Load(path string) (*Config, Problems, error) {
 
 // parseFile checks the file's syntax, keys and value types, recording lines.
 // fatal means the file could not be parsed at all.
-func parseFile(path string, data []byte, lines lineIndex) (problems Problems, fatal bool) {
+func parseFile(path string, data []byte) (problems Problems, lines yamlpos.Lines, fatal bool) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return Problems{yamlProblem(path, "(syntax)", err.Error())}, true
+		return Problems{yamlProblem(path, "(syntax)", err.Error())}, nil, true
 	}
 	if len(root.Content) == 0 {
-		return nil, false
+		return nil, nil, false
 	}
 	if root.Content[0].Kind != yaml.MappingNode {
 		return Problems{{File: path, Line: root.Content[0].Line, Key: "(document)",
-			Message: "expected a mapping of sections (cluster, rules, bgp, log)"}}, true
+			Message: "expected a mapping of sections (cluster, rules, bgp, log)"}}, nil, true
 	}
-	indexLines(&root, "", lines)
+	lines = yamlpos.Index(&root)
 	unknownKeys(&root, reflect.TypeOf(Config{}), "", func(key string, line int, msg string) {
 		problems = append(problems, Problem{File: path, Line: line, Key: key, Message: msg})
 	})
@@ -124,13 +126,13 @@ func parseFile(path string, data []byte, lines lineIndex) (problems Problems, fa
 	if err := root.Decode(&typed); errors.As(err, &te) {
 		for _, e := range te.Errors {
 			p := yamlProblem(path, "(value)", e)
-			p.Key = lines.keyAt(p.Line)
+			p.Key = lines.KeyAt(p.Line)
 			problems = append(problems, p)
 		}
 	} else if err != nil {
 		problems = append(problems, yamlProblem(path, "(value)", err.Error()))
 	}
-	return problems, false
+	return problems, lines, false
 }
 
 var typeMismatch = regexp.MustCompile("^cannot unmarshal !!(\\w+) `(.*)` into (\\S+)$")
@@ -171,7 +173,7 @@ func goTypeNames(t string) string {
 func bindEnv(v *viper.Viper, t reflect.Type, prefix string) {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		key := join(prefix, f.Tag.Get("mapstructure"))
+		key := yamlpos.Join(prefix, f.Tag.Get("mapstructure"))
 		switch f.Type.Kind() {
 		case reflect.Struct:
 			bindEnv(v, f.Type, key)

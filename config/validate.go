@@ -23,7 +23,7 @@ func (c *Config) Validate() Problems {
 		ps = append(ps, Problem{Key: key, Message: fmt.Sprintf(format, args...)})
 	}
 	if m := c.Cluster.IPAMMode; m != "" && !contains(ipamModes, m) {
-		add("cluster.ipamMode", "unknown IPAM mode %q (expected one of %v)", m, ipamModes)
+		add("cluster.ipamMode", "unknown IPAM mode %q (expected one of: %s)", m, strings.Join(ipamModes, ", "))
 	}
 	checkCIDRs(add, "cluster.podRanges", c.Cluster.PodRanges)
 	checkCIDRs(add, "cluster.allowedRanges", c.Cluster.AllowedRanges)

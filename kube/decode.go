@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/routewarden/routewarden/internal/yamlpos"
 )
 
 // Pos is where an object was read: file and line.
@@ -24,6 +26,8 @@ func (p Pos) String() string { return fmt.Sprintf("%s:%d", p.File, p.Line) }
 type Sourced[T any] struct {
 	Pos    Pos
 	Object T
+	// Lines locates the object's fields; kept for the objects validate-config reports on.
+	Lines yamlpos.Lines
 }
 
 // Objects are the Kubernetes and Cilium objects read from kubectl output.
@@ -127,23 +131,23 @@ func (o *Objects) decodeObject(file string, n *yaml.Node) error {
 	var err error
 	switch tm.Kind {
 	case "Node":
-		err = decodeInto(n, pos, &o.Nodes)
+		err = decodeInto(n, pos, &o.Nodes, false)
 	case "CiliumNode":
-		err = decodeInto(n, pos, &o.CiliumNodes)
+		err = decodeInto(n, pos, &o.CiliumNodes, false)
 	case "CiliumPodIPPool":
-		err = decodeInto(n, pos, &o.PodIPPools)
+		err = decodeInto(n, pos, &o.PodIPPools, false)
 	case "CiliumLoadBalancerIPPool":
-		err = decodeInto(n, pos, &o.LBIPPools)
+		err = decodeInto(n, pos, &o.LBIPPools, false)
 	case "ConfigMap":
-		err = decodeInto(n, pos, &o.ConfigMaps)
+		err = decodeInto(n, pos, &o.ConfigMaps, true)
 	case "CiliumBGPClusterConfig":
-		err = decodeInto(n, pos, &o.BGPClusterCfgs)
+		err = decodeInto(n, pos, &o.BGPClusterCfgs, true)
 	case "CiliumBGPPeerConfig":
-		err = decodeInto(n, pos, &o.BGPPeerCfgs)
+		err = decodeInto(n, pos, &o.BGPPeerCfgs, true)
 	case "CiliumBGPAdvertisement":
-		err = decodeInto(n, pos, &o.BGPAdverts)
+		err = decodeInto(n, pos, &o.BGPAdverts, false)
 	case "CiliumBGPPeeringPolicy":
-		err = decodeInto(n, pos, &o.BGPPeeringPols)
+		err = decodeInto(n, pos, &o.BGPPeeringPols, true)
 	default:
 		if o.Ignored == nil {
 			o.Ignored = map[string]int{}
@@ -156,12 +160,16 @@ func (o *Objects) decodeObject(file string, n *yaml.Node) error {
 	return nil
 }
 
-func decodeInto[T any](n *yaml.Node, pos Pos, into *[]Sourced[T]) error {
+func decodeInto[T any](n *yaml.Node, pos Pos, into *[]Sourced[T], withLines bool) error {
 	var v T
 	if err := n.Decode(&v); err != nil {
 		return err
 	}
-	*into = append(*into, Sourced[T]{Pos: pos, Object: v})
+	s := Sourced[T]{Pos: pos, Object: v}
+	if withLines {
+		s.Lines = yamlpos.Index(n)
+	}
+	*into = append(*into, s)
 	return nil
 }
 

@@ -116,7 +116,14 @@ func crossCheck(cfg *config.Config, f *validateFlags, files []string) ([]lint.Pr
 	if err := objs.LintInput(&in); err != nil {
 		return nil, err
 	}
-	return lint.Check(in), nil
+	problems := lint.Check(in)
+	for i, p := range problems {
+		if pos, ok := objs.FieldPos(p.Object, p.Field); ok {
+			problems[i].Where = pos.String()
+		}
+	}
+	lint.Sort(problems)
+	return problems, nil
 }
 
 func collectorOf(cfg *config.Config, file string) lint.Collector {

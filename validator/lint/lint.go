@@ -45,13 +45,18 @@ func Check(in Input) []Problem {
 	checkLegacySpeaker(in, r)
 	checkSelectors(in, r)
 	checkGracefulRestart(in, r)
-	slices.SortStableFunc(r.problems, func(a, b Problem) int {
+	Sort(r.problems)
+	return r.problems
+}
+
+// Sort orders problems by file, line, field and message.
+func Sort(problems []Problem) {
+	slices.SortStableFunc(problems, func(a, b Problem) int {
 		af, al := splitWhere(a.Where)
 		bf, bl := splitWhere(b.Where)
 		return cmp.Or(cmp.Compare(af, bf), cmp.Compare(al, bl), cmp.Compare(a.Field, b.Field),
 			cmp.Compare(a.Message, b.Message))
 	})
-	return r.problems
 }
 
 // splitWhere splits "file:line" so that line 9 sorts before line 10.
