@@ -63,6 +63,7 @@ func readMRT(name string, r *bufio.Reader) ([]validator.Route, error) {
 		}
 		at := offset
 		offset += mrtHeaderLen + int64(h.Len)
+		var err error
 		if h.Type != mrt.TABLE_DUMPv2 {
 			if h.Type == mrt.BGP4MP || h.Type == mrt.BGP4MP_ET {
 				updates++
@@ -71,6 +72,13 @@ func readMRT(name string, r *bufio.Reader) ([]validator.Route, error) {
 		}
 		if !tableDumpSubtype(h.SubType) {
 			continue
+		}
+		if st := mrt.MRTSubTypeTableDumpv2(h.SubType); st != mrt.PEER_INDEX_TABLE {
+			addPath := st == mrt.RIB_IPV4_UNICAST_ADDPATH || st == mrt.RIB_IPV6_UNICAST_ADDPATH
+			if body, _, err = normalizeRIB(body, addPath); err != nil {
+				return nil, fmt.Errorf("%s: MRT record %d at byte %d: %v", name, record, at, err)
+			}
+			h.Len = uint32(len(body))
 		}
 		msg, err := mrt.ParseMRTBody(&h, body)
 		if err != nil {
