@@ -109,7 +109,7 @@ func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
 			return usageErr("%v", err)
 		}
 		log.Info().Str("file", path).Str("format", format).Int("routes", len(rs)).
-			Dur("took", time.Since(start)).Msg("read routes")
+			Stringer("took", time.Since(start).Round(time.Millisecond)).Msg("read routes")
 		routes = append(routes, rs...)
 	}
 	opts := cfg.ValidatorOptions()
