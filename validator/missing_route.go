@@ -3,6 +3,7 @@ package validator
 import (
 	"fmt"
 	"net/netip"
+	"slices"
 	"strings"
 )
 
@@ -53,6 +54,8 @@ func (s *Snapshot) missingHint(v *NodeView, a Allocation, own []int) string {
 		for _, i := range others {
 			who = append(who, s.describeOrigin(i))
 		}
+		slices.Sort(who)
+		who = slices.Compact(who)
 		parts = append(parts, fmt.Sprintf("It is announced by %s instead.", joinLimited(who, 3)))
 	}
 	for _, i := range own {
