@@ -55,23 +55,25 @@ type GracefulRestartConfig struct {
 	Window time.Duration `mapstructure:"window" yaml:"window"`
 }
 
-// NeighborConfig is a static passive neighbor.
-type NeighborConfig struct {
-	Address      string        `mapstructure:"address" yaml:"address"`
+// PeerSettings are the settings static and dynamic neighbors share.
+type PeerSettings struct {
+	// ASN is the peer's ASN; for dynamic neighbors 0 accepts any.
 	ASN          uint32        `mapstructure:"asn" yaml:"asn"`
 	PasswordFile string        `mapstructure:"passwordFile" yaml:"passwordFile"`
 	HoldTime     time.Duration `mapstructure:"holdTime" yaml:"holdTime"`
 	MaxPrefixes  uint32        `mapstructure:"maxPrefixes" yaml:"maxPrefixes"`
 }
 
+// NeighborConfig is a static passive neighbor.
+type NeighborConfig struct {
+	Address      string `mapstructure:"address" yaml:"address"`
+	PeerSettings `mapstructure:",squash" yaml:",inline"`
+}
+
 // DynamicNeighborConfig accepts any peer from a prefix range.
 type DynamicNeighborConfig struct {
-	Prefix string `mapstructure:"prefix" yaml:"prefix"`
-	// ASN is the peers' ASN; 0 accepts any.
-	ASN          uint32        `mapstructure:"asn" yaml:"asn"`
-	PasswordFile string        `mapstructure:"passwordFile" yaml:"passwordFile"`
-	HoldTime     time.Duration `mapstructure:"holdTime" yaml:"holdTime"`
-	MaxPrefixes  uint32        `mapstructure:"maxPrefixes" yaml:"maxPrefixes"`
+	Prefix       string `mapstructure:"prefix" yaml:"prefix"`
+	PeerSettings `mapstructure:",squash" yaml:",inline"`
 }
 
 // LogConfig sets logging.

@@ -43,12 +43,7 @@ func unknownKeys(n *yaml.Node, t reflect.Type, path string, report func(path str
 		if t.Kind() != reflect.Struct {
 			return
 		}
-		fields := map[string]reflect.Type{}
-		for i := 0; i < t.NumField(); i++ {
-			if tag := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]; tag != "" {
-				fields[tag] = t.Field(i).Type
-			}
-		}
+		fields := yamlFields(t, map[string]reflect.Type{})
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			key := n.Content[i].Value
 			ft, ok := fields[key]
@@ -66,6 +61,21 @@ func unknownKeys(n *yaml.Node, t reflect.Type, path string, report func(path str
 			}
 		}
 	}
+}
+
+// yamlFields maps a struct's YAML keys to their types, following inline fields.
+func yamlFields(t reflect.Type, into map[string]reflect.Type) map[string]reflect.Type {
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := strings.Split(f.Tag.Get("yaml"), ",")
+		switch {
+		case len(tag) > 1 && tag[1] == "inline":
+			yamlFields(f.Type, into)
+		case tag[0] != "":
+			into[tag[0]] = f.Type
+		}
+	}
+	return into
 }
 
 func sortedKeys(m map[string]reflect.Type) []string {

@@ -174,6 +174,10 @@ func bindEnv(v *viper.Viper, t reflect.Type, prefix string) {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		key := yamlpos.Join(prefix, f.Tag.Get("mapstructure"))
+		if f.Anonymous {
+			bindEnv(v, f.Type, prefix)
+			continue
+		}
 		switch f.Type.Kind() {
 		case reflect.Struct:
 			bindEnv(v, f.Type, key)

@@ -16,7 +16,7 @@ import (
 type checkFlags struct {
 	cluster, routes                    []string
 	routesFormat, ipamMode, configFile string
-	output, failOn                     string
+	reportFlags
 }
 
 func newCheckCmd(g *globalFlags) *cobra.Command {
@@ -63,12 +63,9 @@ func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
 	if err != nil {
 		return err
 	}
-	failOn, err := validator.ParseSeverity(f.failOn)
+	failOn, err := f.reportFlags.parse("table", "json")
 	if err != nil {
-		return usageErr("--fail-on: %v", err)
-	}
-	if f.output != "table" && f.output != "json" {
-		return usageErr("-o %q: expected table or json", f.output)
+		return err
 	}
 	if len(f.cluster) == 0 || len(f.routes) == 0 {
 		return usageErr("check needs at least one --cluster and one --routes file (see --help)")
@@ -87,14 +84,7 @@ func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
 	if len(objs.Ignored) > 0 {
 		log.Info().Str("kinds", objs.IgnoredSummary()).Msg("ignored objects of kinds routewarden does not read")
 	}
-	copts := kube.ClusterOptions{PodRanges: cfg.PodRanges()}
-	switch {
-	case f.ipamMode != "":
-		copts.IPAMMode, copts.ModeSource = validator.IPAMMode(f.ipamMode), "--ipam-mode"
-	case cfg.Cluster.IPAMMode != "":
-		copts.IPAMMode, copts.ModeSource = validator.IPAMMode(cfg.Cluster.IPAMMode), "config"
-	}
-	cluster, err := objs.Cluster(copts)
+	cluster, err := objs.Cluster(clusterOptions(cfg, f.ipamMode))
 	if err != nil {
 		return usageErr("%v", err)
 	}

@@ -16,7 +16,8 @@ import (
 )
 
 type validateFlags struct {
-	configFile, ipamMode, output, failOn string
+	configFile, ipamMode string
+	reportFlags
 }
 
 func newValidateConfigCmd(g *globalFlags) *cobra.Command {
@@ -53,12 +54,9 @@ func runValidateConfig(cmd *cobra.Command, g *globalFlags, f *validateFlags, arg
 	if _, err := g.logger(cmd.ErrOrStderr()); err != nil {
 		return err
 	}
-	failOn, err := validator.ParseSeverity(f.failOn)
+	failOn, err := f.reportFlags.parse("text", "json")
 	if err != nil {
-		return usageErr("--fail-on: %v", err)
-	}
-	if f.output != "text" && f.output != "json" {
-		return usageErr("-o %q: expected text or json", f.output)
+		return err
 	}
 	if f.configFile == "" && len(args) == 0 {
 		return usageErr("nothing to validate: give --config and/or Cilium object files (see --help)")
@@ -99,13 +97,7 @@ func crossCheck(cfg *config.Config, f *validateFlags, files []string) ([]lint.Pr
 	if err != nil {
 		return nil, err
 	}
-	copts := kube.ClusterOptions{PodRanges: cfg.PodRanges()}
-	if f.ipamMode != "" {
-		copts.IPAMMode, copts.ModeSource = validator.IPAMMode(f.ipamMode), "--ipam-mode"
-	} else if cfg.Cluster.IPAMMode != "" {
-		copts.IPAMMode, copts.ModeSource = validator.IPAMMode(cfg.Cluster.IPAMMode), "config"
-	}
-	ipam, err := objs.IPAM(copts)
+	ipam, err := objs.IPAM(clusterOptions(cfg, f.ipamMode))
 	if err != nil {
 		return nil, err
 	}
