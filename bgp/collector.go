@@ -1,0 +1,148 @@
+package bgp
+
+import (
+	"context"
+	"fmt"
+	"net/netip"
+	"time"
+
+	api "github.com/osrg/gobgp/v3/api"
+	"github.com/osrg/gobgp/v3/pkg/server"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/rs/zerolog"
+
+	"github.com/routewarden/routewarden/validator"
+)
+
+// Collector is the passive BGP peer.
+type Collector struct {
+	cfg     Config
+	log     zerolog.Logger
+	store   *Store
+	metrics *metrics
+	srv     *server.BgpServer
+	static  map[netip.Addr]bool
+	// allowExport leaves out the never-advertise policy; only the test that
+	// proves the policy matters sets it.
+	allowExport bool
+}
+
+// NewCollector validates the configuration and prepares a collector; Run starts it.
+func NewCollector(cfg Config, log zerolog.Logger, reg prometheus.Registerer) (*Collector, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	c := &Collector{cfg: cfg, log: log.With().Str("component", "bgp").Logger(), store: NewStore(),
+		static: map[netip.Addr]bool{}}
+	for _, n := range cfg.Neighbors {
+		c.static[n.Address] = true
+	}
+	m, err := newMetrics(reg, c.store)
+	if err != nil {
+		return nil, err
+	}
+	c.metrics = m
+	return c, nil
+}
+
+// Store returns the collector's route store.
+func (c *Collector) Store() *Store { return c.store }
+
+// StaticNeighbors returns the configured neighbors, whose End-of-RIB ends warm-up.
+func (c *Collector) StaticNeighbors() []netip.Addr {
+	out := make([]netip.Addr, 0, len(c.cfg.Neighbors))
+	for _, n := range c.cfg.Neighbors {
+		out = append(out, n.Address)
+	}
+	return out
+}
+
+// Run starts the BGP server and runs until ctx ends.
+func (c *Collector) Run(ctx context.Context) error {
+	srv := server.NewBgpServer(server.LoggerOption(gobgpLogger{c.log}))
+	go srv.Serve()
+	c.srv = srv
+	defer srv.Stop()
+	if err := c.start(ctx); err != nil {
+		return err
+	}
+	c.log.Info().Uint32("asn", c.cfg.ASN).Int32("port", c.cfg.ListenPort).Strs("listen", c.cfg.ListenAddresses).
+		Int("neighbors", len(c.cfg.Neighbors)).Int("dynamicRanges", len(c.cfg.Dynamic)).Msg("BGP collector listening")
+	// Graceful-restart stale paths are dropped when their peer's time runs out.
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			stopCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := srv.StopBgp(stopCtx, &api.StopBgpRequest{}); err != nil {
+				c.log.Warn().Err(err).Msg("stopping BGP")
+			}
+			return nil
+		case now := <-tick.C:
+			c.store.ExpireStale(now)
+		}
+	}
+}
+
+func (c *Collector) start(ctx context.Context) error {
+	addrs := c.cfg.ListenAddresses
+	if len(addrs) == 0 {
+		addrs = []string{"0.0.0.0", "::"}
+	}
+	err := c.srv.StartBgp(ctx, &api.StartBgpRequest{Global: &api.Global{
+		Asn: c.cfg.ASN, RouterId: c.cfg.RouterID.String(), ListenPort: c.cfg.ListenPort, ListenAddresses: addrs,
+	}})
+	if err != nil {
+		return fmt.Errorf("starting BGP on port %d: %w", c.cfg.ListenPort, err)
+	}
+	if !c.allowExport {
+		if err := neverAdvertise(ctx, c.srv); err != nil {
+			return err
+		}
+	}
+	if err := c.watch(ctx); err != nil {
+		return err
+	}
+	for _, n := range c.cfg.Neighbors {
+		if err := c.srv.AddPeer(ctx, &api.AddPeerRequest{Peer: c.peer(n)}); err != nil {
+			return fmt.Errorf("adding neighbor %s: %w", n.Address, err)
+		}
+	}
+	for i, d := range c.cfg.Dynamic {
+		group := fmt.Sprintf("dynamic-%d", i)
+		if err := c.srv.AddPeerGroup(ctx, &api.AddPeerGroupRequest{PeerGroup: c.peerGroup(group, d)}); err != nil {
+			return fmt.Errorf("adding peer group for dynamic range %s: %w", d.Prefix, err)
+		}
+		err := c.srv.AddDynamicNeighbor(ctx, &api.AddDynamicNeighborRequest{DynamicNeighbor: &api.DynamicNeighbor{
+			Prefix: d.Prefix.String(), PeerGroup: group}})
+		if err != nil {
+			return fmt.Errorf("adding dynamic range %s: %w", d.Prefix, err)
+		}
+	}
+	return nil
+}
+
+// neverAdvertise sets a global export policy that rejects everything. Without
+// it GoBGP re-advertises node A's routes to node B; the policy must be set with
+// SetPolicyAssignment (put into StartBgp's Global it is silently ignored).
+func neverAdvertise(ctx context.Context, srv *server.BgpServer) error {
+	err := srv.SetPolicyAssignment(ctx, &api.SetPolicyAssignmentRequest{Assignment: &api.PolicyAssignment{
+		Name: "global", Direction: api.PolicyDirection_EXPORT, DefaultAction: api.RouteAction_REJECT}})
+	if err != nil {
+		return fmt.Errorf("setting the export policy that keeps the collector from advertising: %w", err)
+	}
+	return nil
+}
+
+// routeOf is toRoute with the error logged, for the watch callback.
+func (c *Collector) routeOf(p *api.Path) (validator.Route, bool) {
+	r, err := toRoute(p)
+	if err != nil {
+		c.metrics.decodeErrors.Inc()
+		c.log.Warn().Err(err).Str("peer", p.NeighborIp).Msg("ignoring a path routewarden cannot decode")
+		return r, false
+	}
+	return r, true
+}

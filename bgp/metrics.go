@@ -1,0 +1,52 @@
+package bgp
+
+import (
+	"fmt"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// metrics exposes the collector's peers and paths; peer gauges are read from
+// the store at scrape time.
+type metrics struct {
+	store        *Store
+	decodeErrors prometheus.Counter
+	peerUp       *prometheus.Desc
+	peerRoutes   *prometheus.Desc
+}
+
+func newMetrics(reg prometheus.Registerer, store *Store) (*metrics, error) {
+	m := &metrics{
+		store: store,
+		decodeErrors: prometheus.NewCounter(prometheus.CounterOpts{Name: "routewarden_bgp_path_decode_errors_total",
+			Help: "Received BGP paths that could not be decoded and were ignored."}),
+		peerUp: prometheus.NewDesc("routewarden_bgp_peer_up",
+			"1 while the BGP session with the peer is established, else 0.", []string{"peer", "state"}, nil),
+		peerRoutes: prometheus.NewDesc("routewarden_bgp_peer_routes",
+			"Paths held from the peer (including graceful-restart stale ones).", []string{"peer"}, nil),
+	}
+	for _, c := range []prometheus.Collector{m.decodeErrors, m} {
+		if err := reg.Register(c); err != nil {
+			return nil, fmt.Errorf("registering BGP metrics: %w", err)
+		}
+	}
+	return m, nil
+}
+
+// Describe implements prometheus.Collector.
+func (m *metrics) Describe(ch chan<- *prometheus.Desc) {
+	ch <- m.peerUp
+	ch <- m.peerRoutes
+}
+
+// Collect implements prometheus.Collector.
+func (m *metrics) Collect(ch chan<- prometheus.Metric) {
+	for _, p := range m.store.Peers() {
+		up := 0.0
+		if p.State == "established" {
+			up = 1
+		}
+		ch <- prometheus.MustNewConstMetric(m.peerUp, prometheus.GaugeValue, up, p.Address.String(), p.State)
+		ch <- prometheus.MustNewConstMetric(m.peerRoutes, prometheus.GaugeValue, float64(p.Routes), p.Address.String())
+	}
+}
