@@ -7,6 +7,7 @@
 package testkube
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -91,4 +92,30 @@ func (e *Env) InstallCiliumCRDs(t testing.TB) {
 func (e *Env) DryRun(file string) (string, error) {
 	out, err := e.Kubectl("apply", "--dry-run=server", "--validate=strict", "-f", file)
 	return strings.TrimSpace(out), err
+}
+
+// Apply creates the objects of a multi-document manifest and, for documents
+// that carry a status, writes it through the status subresource (create
+// ignores status), as the kubelet and Cilium would.
+func (e *Env) Apply(t testing.TB, file string) {
+	t.Helper()
+	if out, err := e.Kubectl("create", "-f", file); err != nil {
+		t.Fatalf("creating the objects of %s: %v\n%s", file, err, out)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, doc := range strings.Split(string(data), "\n---") {
+		if !strings.Contains(doc, "\nstatus:") {
+			continue
+		}
+		f := filepath.Join(t.TempDir(), fmt.Sprintf("status-%d.yaml", i))
+		if err := os.WriteFile(f, []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := e.Kubectl("replace", "--subresource=status", "-f", f); err != nil {
+			t.Fatalf("writing the status of document %d of %s: %v\n%s", i, file, err, out)
+		}
+	}
 }

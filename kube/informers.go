@@ -1,0 +1,156 @@
+package kube
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"gopkg.in/yaml.v3"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/routewarden/routewarden/validator"
+)
+
+// resources returns what to watch. CiliumNodes are required: without them
+// there is nothing to check. Pool CRDs are optional (older Cilium, no
+// multi-pool, no LB IPAM): without them the inventory runs degraded.
+func (i *Inventory) resources() ([]schema.GroupVersionResource, error) {
+	gvrs := []schema.GroupVersionResource{gvrNodes, gvrConfigMaps}
+	for _, gvr := range []schema.GroupVersionResource{gvrCiliumNodes, gvrPodIPPools, gvrLBIPPools} {
+		list, err := i.disc.ServerResourcesForGroupVersion(gvr.GroupVersion().String())
+		found := err == nil && slices.ContainsFunc(list.APIResources, func(r metav1.APIResource) bool {
+			return r.Name == gvr.Resource
+		})
+		switch {
+		case found:
+			gvrs = append(gvrs, gvr)
+		case gvr == gvrCiliumNodes:
+			return nil, fmt.Errorf("the API server has no %s in %s: is Cilium installed in this cluster? (%v)",
+				gvr.Resource, gvr.GroupVersion(), err)
+		default:
+			i.log.Warn().Str("resource", gvr.Resource+"."+gvr.Group+"/"+gvr.Version).
+				Msg("CRD not installed: running without it (degraded)")
+			i.mu.Lock()
+			i.status.Degraded = append(i.status.Degraded, gvr.Resource)
+			i.mu.Unlock()
+		}
+	}
+	return gvrs, nil
+}
+
+// startInformers starts one informer per resource; the ConfigMap informer only
+// sees kube-system/cilium-config (RBAC restricts it to that name).
+func (i *Inventory) startInformers(ctx context.Context, gvrs []schema.GroupVersionResource) func() bool {
+	all := dynamicinformer.NewDynamicSharedInformerFactory(i.dyn, 0)
+	cfg := dynamicinformer.NewFilteredDynamicSharedInformerFactory(i.dyn, 0, "kube-system",
+		func(o *metav1.ListOptions) { o.FieldSelector = "metadata.name=cilium-config" })
+	var synced []cache.InformerSynced
+	for _, gvr := range gvrs {
+		f := all
+		if gvr == gvrConfigMaps {
+			f = cfg
+		}
+		inf := f.ForResource(gvr).Informer()
+		_ = inf.SetWatchErrorHandler(func(_ *cache.Reflector, err error) {
+			i.metrics.watchErrors.WithLabelValues(gvr.Resource).Inc()
+			i.setStatus(false, fmt.Sprintf("watching %s failed: %v", gvr.Resource, err))
+		})
+		_, _ = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+			AddFunc:    func(obj any) { i.upsert(gvr, obj) },
+			UpdateFunc: func(_, obj any) { i.upsert(gvr, obj) },
+			DeleteFunc: func(obj any) { i.remove(gvr, obj) },
+		})
+		synced = append(synced, inf.HasSynced)
+	}
+	all.Start(ctx.Done())
+	cfg.Start(ctx.Done())
+	return func() bool {
+		for _, s := range synced {
+			if !s() {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+func (i *Inventory) upsert(gvr schema.GroupVersionResource, obj any) {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return
+	}
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if i.objects[gvr] == nil {
+		i.objects[gvr] = map[string]*unstructured.Unstructured{}
+	}
+	i.objects[gvr][u.GetName()] = u
+	if gvr == gvrNodes {
+		// A node that comes back is no longer deleted.
+		i.tombstones = slices.DeleteFunc(i.tombstones, func(d validator.DeletedNode) bool { return d.Name == u.GetName() })
+	}
+	i.bumpLocked()
+}
+
+func (i *Inventory) remove(gvr schema.GroupVersionResource, obj any) {
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = t.Obj
+	}
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return
+	}
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if gvr == gvrNodes {
+		i.tombstones = append(i.tombstones, i.tombstoneLocked(u))
+	}
+	delete(i.objects[gvr], u.GetName())
+	i.bumpLocked()
+}
+
+// tombstoneLocked remembers a deleted node's addresses and CIDRs, so that a
+// finding can say which node a stale route belonged to.
+func (i *Inventory) tombstoneLocked(u *unstructured.Unstructured) validator.DeletedNode {
+	d := validator.DeletedNode{Name: u.GetName(), DeletedAt: time.Now()}
+	var n Node
+	if decodeUnstructured(u, &n) == nil {
+		if vn, err := ToNode(&n); err == nil {
+			d.Addresses, d.CIDRs = vn.Addresses, vn.PodCIDRs
+		}
+	}
+	if cu, ok := i.objects[gvrCiliumNodes][u.GetName()]; ok {
+		var cn CiliumNode
+		if decodeUnstructured(cu, &cn) == nil {
+			vc := ToCiliumNode(&cn)
+			d.Addresses = append(d.Addresses, vc.Addresses...)
+			d.CIDRs = append(d.CIDRs, vc.PodCIDRs...)
+			for _, p := range vc.Pools {
+				d.CIDRs = append(d.CIDRs, p.CIDRs...)
+			}
+		}
+	}
+	return d
+}
+
+func (i *Inventory) pruneTombstonesLocked(now time.Time) {
+	i.tombstones = slices.DeleteFunc(i.tombstones, func(d validator.DeletedNode) bool {
+		return now.Sub(d.DeletedAt) > i.opts.TombstoneTTL
+	})
+}
+
+// decodeUnstructured reads an object into routewarden's own types (the same
+// decoding as for kubectl output).
+func decodeUnstructured(u *unstructured.Unstructured, into any) error {
+	data, err := json.Marshal(u.Object)
+	if err != nil {
+		return err
+	}
+	return yaml.Unmarshal(data, into)
+}

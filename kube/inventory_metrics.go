@@ -1,0 +1,63 @@
+package kube
+
+import (
+	"fmt"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+type inventoryMetrics struct {
+	inv         *Inventory
+	watchErrors *prometheus.CounterVec
+	badObjects  prometheus.Counter
+	available   *prometheus.Desc
+	synced      *prometheus.Desc
+	objects     *prometheus.Desc
+}
+
+func newInventoryMetrics(reg prometheus.Registerer, inv *Inventory) (*inventoryMetrics, error) {
+	m := &inventoryMetrics{inv: inv,
+		watchErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_inventory_watch_errors_total",
+			Help: "Errors of the Kubernetes watches, by resource."}, []string{"resource"}),
+		badObjects: prometheus.NewCounter(prometheus.CounterOpts{Name: "routewarden_inventory_unreadable_objects_total",
+			Help: "Kubernetes objects that could not be read and were left out."}),
+		available: prometheus.NewDesc("routewarden_inventory_available",
+			"1 while the Kubernetes API is reachable and the informers have synced.", nil, nil),
+		synced: prometheus.NewDesc("routewarden_inventory_synced",
+			"1 once the informers have synced for the first time.", nil, nil),
+		objects: prometheus.NewDesc("routewarden_inventory_objects",
+			"Objects in the inventory, by resource.", []string{"resource"}, nil),
+	}
+	for _, c := range []prometheus.Collector{m.watchErrors, m.badObjects, m} {
+		if err := reg.Register(c); err != nil {
+			return nil, fmt.Errorf("registering inventory metrics: %w", err)
+		}
+	}
+	return m, nil
+}
+
+// Describe implements prometheus.Collector.
+func (m *inventoryMetrics) Describe(ch chan<- *prometheus.Desc) {
+	ch <- m.available
+	ch <- m.synced
+	ch <- m.objects
+}
+
+// Collect implements prometheus.Collector.
+func (m *inventoryMetrics) Collect(ch chan<- prometheus.Metric) {
+	st := m.inv.Status()
+	ch <- prometheus.MustNewConstMetric(m.available, prometheus.GaugeValue, boolFloat(st.Available))
+	ch <- prometheus.MustNewConstMetric(m.synced, prometheus.GaugeValue, boolFloat(st.Synced))
+	m.inv.mu.RLock()
+	defer m.inv.mu.RUnlock()
+	for gvr, objs := range m.inv.objects {
+		ch <- prometheus.MustNewConstMetric(m.objects, prometheus.GaugeValue, float64(len(objs)), gvr.Resource)
+	}
+}
+
+func boolFloat(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
