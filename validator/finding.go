@@ -77,8 +77,8 @@ func addrString(a netip.Addr) string {
 	return a.String()
 }
 
-// compareFindings orders by node, severity (worst first), rule, prefix, next hop, peer, owner.
-func compareFindings(a, b Finding) int {
+// CompareFindings orders by node, severity (worst first), rule, prefix, next hop, peer, owner.
+func CompareFindings(a, b Finding) int {
 	return cmp.Or(
 		cmp.Compare(a.Node, b.Node),
 		cmp.Compare(b.Severity, a.Severity),
@@ -96,4 +96,4 @@ func comparePrefix(a, b netip.Prefix) int {
 }
 
 // SortFindings sorts findings into their canonical order.
-func SortFindings(fs []Finding) { slices.SortFunc(fs, compareFindings) }
+func SortFindings(fs []Finding) { slices.SortFunc(fs, CompareFindings) }

@@ -1,0 +1,178 @@
+package continuous
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/routewarden/routewarden/validator"
+)
+
+// RouteSource is where routes come from (the BGP collector's store).
+type RouteSource interface {
+	Routes() ([]validator.Route, uint64)
+	Changed() <-chan struct{}
+}
+
+// InventoryStatus says whether the cluster inventory can be trusted.
+type InventoryStatus struct {
+	Synced    bool      `json:"synced"`
+	Available bool      `json:"available"`
+	Reason    string    `json:"reason,omitempty"`
+	Since     time.Time `json:"since"`
+}
+
+// ClusterSource is where the cluster's truth comes from (the informers).
+type ClusterSource interface {
+	Cluster(now time.Time) (*validator.Cluster, uint64, error)
+	Changed() <-chan struct{}
+	InventoryStatus() InventoryStatus
+}
+
+// Warmup reports whether every expected peer has sent End-of-RIB.
+type Warmup interface{ WarmedUp() bool }
+
+// Observer is told the state after every validation, with the transitions.
+type Observer interface {
+	Observe(s State, transitions []Transition)
+}
+
+// Options tune the loop.
+type Options struct {
+	Validator validator.Options
+	// HoldDown is how long a finding must persist before it fires (0 allowed).
+	HoldDown time.Duration
+	// Debounce coalesces bursts of events into one validation.
+	Debounce time.Duration
+	// WarmupTimeout ends warm-up even if some expected peer never sent End-of-RIB.
+	WarmupTimeout time.Duration
+	// Resync re-validates at least this often (tombstone ages, safety).
+	Resync time.Duration
+	Now    func() time.Time
+}
+
+// State is the loop's view after a validation.
+type State struct {
+	At        time.Time         `json:"at"`
+	Findings  []Tracked         `json:"findings"`
+	WarmingUp bool              `json:"warmingUp"`
+	Frozen    bool              `json:"frozen"`
+	Inventory InventoryStatus   `json:"inventory"`
+	Summary   validator.Summary `json:"summary"`
+	Duration  time.Duration     `json:"duration"`
+	Err       string            `json:"error,omitempty"`
+}
+
+// Loop re-validates on every change.
+type Loop struct {
+	routes    RouteSource
+	cluster   ClusterSource
+	warm      Warmup
+	observers []Observer
+	opts      Options
+	tracker   *tracker
+	started   time.Time
+
+	mu    sync.RWMutex
+	state State
+}
+
+// New builds a loop; Run runs it.
+func New(routes RouteSource, cluster ClusterSource, warm Warmup, opts Options, observers ...Observer) *Loop {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Debounce == 0 {
+		opts.Debounce = 20 * time.Millisecond
+	}
+	if opts.WarmupTimeout == 0 {
+		opts.WarmupTimeout = 2 * time.Minute
+	}
+	if opts.Resync == 0 {
+		opts.Resync = 30 * time.Second
+	}
+	return &Loop{routes: routes, cluster: cluster, warm: warm, observers: observers, opts: opts,
+		tracker: newTracker(opts.HoldDown), state: State{WarmingUp: true}}
+}
+
+// State returns the state after the last validation.
+func (l *Loop) State() State {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return l.state
+}
+
+// Run validates until ctx ends.
+func (l *Loop) Run(ctx context.Context) error {
+	l.started = l.opts.Now()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	pending := true
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-l.routes.Changed():
+		case <-l.cluster.Changed():
+		case <-timer.C:
+			pending = false
+			next := l.runOnce()
+			timer.Reset(next)
+			continue
+		}
+		if !pending {
+			pending = true
+			timer.Reset(l.opts.Debounce)
+		}
+	}
+}
+
+// runOnce validates and returns how long until the next validation is due.
+func (l *Loop) runOnce() time.Duration {
+	now := l.opts.Now()
+	inv := l.cluster.InventoryStatus()
+	warmingUp := !inv.Synced || (l.warm != nil && !l.warm.WarmedUp() && now.Sub(l.started) < l.opts.WarmupTimeout)
+	st := State{At: now, Inventory: inv, WarmingUp: warmingUp}
+	var transitions []Transition
+	switch {
+	case !inv.Synced:
+		// Nothing is known yet; no finding may be invented from an empty cache.
+	case !inv.Available:
+		// The cache is stale: keep what was known, fire and resolve nothing.
+		st.Frozen = true
+		st.Summary = l.State().Summary
+	default:
+		cluster, _, err := l.cluster.Cluster(now)
+		if err != nil {
+			st.Err = err.Error()
+			st.Frozen = true
+			break
+		}
+		routes, _ := l.routes.Routes()
+		opts := l.opts.Validator
+		opts.Now = now
+		start := time.Now()
+		res := validator.Validate(cluster, routes, opts)
+		st.Duration = time.Since(start)
+		st.Summary = res.Summary
+		transitions = l.tracker.update(res.Findings, now, !warmingUp)
+	}
+	st.Findings = l.tracker.all()
+	l.mu.Lock()
+	l.state = st
+	l.mu.Unlock()
+	for _, o := range l.observers {
+		o.Observe(st, transitions)
+	}
+	next := l.opts.Resync
+	if d := l.tracker.nextDeadline(); !d.IsZero() {
+		next = min(next, max(d.Sub(now), time.Millisecond))
+	}
+	if warmingUp && inv.Synced {
+		next = min(next, time.Second)
+	}
+	if !inv.Synced || !inv.Available {
+		next = min(next, time.Second)
+	}
+	return next
+}
