@@ -8,10 +8,61 @@ import "time"
 // Config is routewarden's configuration. Keys are camelCase in the file; the
 // environment overrides them as ROUTEWARDEN_SECTION_KEY (e.g. ROUTEWARDEN_BGP_ASN).
 type Config struct {
-	Cluster ClusterConfig         `mapstructure:"cluster" yaml:"cluster"`
-	Rules   map[string]RuleConfig `mapstructure:"rules" yaml:"rules"`
-	BGP     BGPConfig             `mapstructure:"bgp" yaml:"bgp"`
-	Log     LogConfig             `mapstructure:"log" yaml:"log"`
+	Cluster    ClusterConfig         `mapstructure:"cluster" yaml:"cluster"`
+	Rules      map[string]RuleConfig `mapstructure:"rules" yaml:"rules"`
+	BGP        BGPConfig             `mapstructure:"bgp" yaml:"bgp"`
+	Kubernetes KubernetesConfig      `mapstructure:"kubernetes" yaml:"kubernetes"`
+	Validation ValidationConfig      `mapstructure:"validation" yaml:"validation"`
+	Alerting   AlertingConfig        `mapstructure:"alerting" yaml:"alerting"`
+	HTTP       HTTPConfig            `mapstructure:"http" yaml:"http"`
+	Log        LogConfig             `mapstructure:"log" yaml:"log"`
+}
+
+// KubernetesConfig says how to reach the API server (run).
+type KubernetesConfig struct {
+	// Kubeconfig and Context; both empty means the in-cluster config.
+	Kubeconfig string `mapstructure:"kubeconfig" yaml:"kubeconfig"`
+	Context    string `mapstructure:"context" yaml:"context"`
+	// TombstoneTTL is how long deleted nodes are remembered for findings.
+	TombstoneTTL time.Duration `mapstructure:"tombstoneTTL" yaml:"tombstoneTTL"`
+}
+
+// ValidationConfig tunes continuous validation (run).
+type ValidationConfig struct {
+	// HoldDown is how long a finding must persist before it fires (0 allowed).
+	HoldDown time.Duration `mapstructure:"holdDown" yaml:"holdDown"`
+	// WarmupTimeout ends warm-up when some expected peer never sends End-of-RIB.
+	WarmupTimeout time.Duration `mapstructure:"warmupTimeout" yaml:"warmupTimeout"`
+	Debounce      time.Duration `mapstructure:"debounce" yaml:"debounce"`
+}
+
+// AlertingConfig says where alerts go (run).
+type AlertingConfig struct {
+	Alertmanagers  []EndpointConfig `mapstructure:"alertmanagers" yaml:"alertmanagers"`
+	Webhooks       []EndpointConfig `mapstructure:"webhooks" yaml:"webhooks"`
+	ResendInterval time.Duration    `mapstructure:"resendInterval" yaml:"resendInterval"`
+	// RunbookBase is the URL of the runbook; alerts link to RunbookBase#rule-id.
+	RunbookBase string `mapstructure:"runbookBase" yaml:"runbookBase"`
+	// ExternalURL is routewarden's own URL as seen from Alertmanager users (generatorURL).
+	ExternalURL string `mapstructure:"externalURL" yaml:"externalURL"`
+}
+
+// EndpointConfig is an Alertmanager or webhook receiver. Secrets come from files.
+type EndpointConfig struct {
+	URL                string        `mapstructure:"url" yaml:"url"`
+	Timeout            time.Duration `mapstructure:"timeout" yaml:"timeout"`
+	CAFile             string        `mapstructure:"caFile" yaml:"caFile"`
+	CertFile           string        `mapstructure:"certFile" yaml:"certFile"`
+	KeyFile            string        `mapstructure:"keyFile" yaml:"keyFile"`
+	InsecureSkipVerify bool          `mapstructure:"insecureSkipVerify" yaml:"insecureSkipVerify"`
+	Username           string        `mapstructure:"username" yaml:"username"`
+	PasswordFile       string        `mapstructure:"passwordFile" yaml:"passwordFile"`
+	BearerTokenFile    string        `mapstructure:"bearerTokenFile" yaml:"bearerTokenFile"`
+}
+
+// HTTPConfig is the metrics and API listener (run).
+type HTTPConfig struct {
+	Listen string `mapstructure:"listen" yaml:"listen"`
 }
 
 // ClusterConfig describes the cluster beyond what its objects say.
@@ -88,5 +139,12 @@ var defaults = map[string]any{
 	"bgp.gracefulRestart.window":  "120s",
 	"bgp.gracefulRestart.enabled": true,
 	"log.level":                   "info",
+	"kubernetes.tombstoneTTL":     "1h",
+	"validation.holdDown":         "30s",
+	"validation.warmupTimeout":    "2m",
+	"validation.debounce":         "20ms",
+	"alerting.resendInterval":     "1m",
+	"alerting.runbookBase":        "https://github.com/routewarden/routewarden/blob/main/docs/runbook.md",
+	"http.listen":                 ":9479",
 	"log.format":                  "auto",
 }

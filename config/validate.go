@@ -2,7 +2,9 @@ package config
 
 import (
 	"fmt"
+	"net"
 	"net/netip"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -38,6 +40,7 @@ func (c *Config) Validate() Problems {
 		}
 	}
 	c.BGP.validate(add)
+	c.validateRun(add)
 	if _, err := zerolog.ParseLevel(c.Log.Level); err != nil || c.Log.Level == "" {
 		add("log.level", "unknown level %q (expected trace, debug, info, warn, error)", c.Log.Level)
 	}
@@ -132,4 +135,39 @@ func ruleIDs() []string {
 		out = append(out, string(r.ID()))
 	}
 	return out
+}
+
+func (c *Config) validateRun(add func(key, format string, args ...any)) {
+	for key, d := range map[string]time.Duration{"validation.holdDown": c.Validation.HoldDown,
+		"validation.warmupTimeout": c.Validation.WarmupTimeout, "validation.debounce": c.Validation.Debounce,
+		"kubernetes.tombstoneTTL": c.Kubernetes.TombstoneTTL, "alerting.resendInterval": c.Alerting.ResendInterval} {
+		if d < 0 {
+			add(key, "%s is negative", d)
+		}
+	}
+	for kind, eps := range map[string][]EndpointConfig{"alertmanagers": c.Alerting.Alertmanagers,
+		"webhooks": c.Alerting.Webhooks} {
+		for i, e := range eps {
+			key := fmt.Sprintf("alerting.%s[%d]", kind, i)
+			if u, err := url.Parse(e.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				add(key+".url", "%q is not an http(s) URL", e.URL)
+			}
+			for _, f := range []struct{ key, path string }{{"caFile", e.CAFile}, {"certFile", e.CertFile},
+				{"keyFile", e.KeyFile}, {"passwordFile", e.PasswordFile}, {"bearerTokenFile", e.BearerTokenFile}} {
+				if f.path != "" {
+					if _, err := os.Stat(f.path); err != nil {
+						add(key+"."+f.key, "cannot read: %v", err)
+					}
+				}
+			}
+			if (e.CertFile == "") != (e.KeyFile == "") {
+				add(key+".certFile", "certFile and keyFile go together")
+			}
+		}
+	}
+	if c.HTTP.Listen != "" {
+		if _, _, err := net.SplitHostPort(c.HTTP.Listen); err != nil {
+			add("http.listen", "%q is not host:port (e.g. :9479): %v", c.HTTP.Listen, err)
+		}
+	}
 }

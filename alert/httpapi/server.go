@@ -1,0 +1,119 @@
+// Package httpapi serves routewarden's read-only HTTP endpoints: /metrics,
+// /healthz, /readyz and JSON under /api/v1 (findings, routes, peers, nodes).
+// Nothing it serves can change state, and no secret is ever part of a response.
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/rs/zerolog"
+
+	"github.com/routewarden/routewarden/validator"
+	"github.com/routewarden/routewarden/validator/continuous"
+)
+
+// Sources provide what the API shows; each is called per request.
+type Sources struct {
+	State  func() continuous.State
+	Routes func() []validator.Route
+	// Peers and Nodes return JSON-ready values.
+	Peers func() any
+	Nodes func() any
+	// Ready says whether routewarden can be trusted yet, and why not.
+	Ready func() (bool, string)
+}
+
+// Server is the HTTP listener.
+type Server struct {
+	addr     string
+	src      Sources
+	gatherer prometheus.Gatherer
+	log      zerolog.Logger
+	listener net.Listener
+}
+
+// New prepares a server on addr (host:port).
+func New(addr string, src Sources, gatherer prometheus.Gatherer, log zerolog.Logger) *Server {
+	return &Server{addr: addr, src: src, gatherer: gatherer, log: log.With().Str("component", "http").Logger()}
+}
+
+// Listen binds the address, so that errors surface before anything else starts.
+func (s *Server) Listen() error {
+	l, err := net.Listen("tcp", s.addr)
+	if err != nil {
+		return fmt.Errorf("listening for HTTP on %s: %w", s.addr, err)
+	}
+	s.listener = l
+	return nil
+}
+
+// Addr is the bound address (after Listen).
+func (s *Server) Addr() string { return s.listener.Addr().String() }
+
+// Handler returns the routes.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(s.gatherer, promhttp.HandlerOpts{}))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
+		if ok, why := s.src.Ready(); !ok {
+			http.Error(w, "not ready: "+why, http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintln(w, "ok")
+	})
+	mux.HandleFunc("GET /api/v1/findings", s.findings)
+	mux.HandleFunc("GET /api/v1/routes", s.routes)
+	mux.HandleFunc("GET /api/v1/peers", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, s.src.Peers()) })
+	mux.HandleFunc("GET /api/v1/nodes", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, s.src.Nodes()) })
+	return mux
+}
+
+// Run serves until ctx ends, then shuts down gracefully.
+func (s *Server) Run(ctx context.Context) error {
+	if s.listener == nil {
+		if err := s.Listen(); err != nil {
+			return err
+		}
+	}
+	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 5 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(s.listener) }()
+	s.log.Info().Str("addr", s.listener.Addr().String()).Msg("serving metrics and API")
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serving HTTP: %w", err)
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("shutting down HTTP: %w", err)
+	}
+	return nil
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}
+
+// FindingURL links to a finding in the API, for an alert's generatorURL.
+func FindingURL(base string, f validator.Finding) string {
+	q := url.Values{"rule": {string(f.Rule)}, "prefix": {f.Prefix.String()}}
+	if f.Node != "" {
+		q.Set("node", f.Node)
+	}
+	return base + "/api/v1/findings?" + q.Encode()
+}
