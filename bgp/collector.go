@@ -146,3 +146,21 @@ func (c *Collector) routeOf(p *api.Path) (validator.Route, bool) {
 	}
 	return r, true
 }
+
+// WarmedUp reports whether every static neighbor has sent End-of-RIB (with no
+// static neighbors, dynamic peers decide nothing: warm-up ends by timeout).
+func (c *Collector) WarmedUp() bool {
+	if len(c.cfg.Neighbors) == 0 {
+		return false
+	}
+	eor := map[netip.Addr]bool{}
+	for _, p := range c.store.Peers() {
+		eor[p.Address] = len(p.EndOfRIB) > 0
+	}
+	for _, n := range c.cfg.Neighbors {
+		if !eor[n.Address] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/rs/zerolog"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/routewarden/routewarden/alert"
+	"github.com/routewarden/routewarden/alert/httpapi"
+	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/config"
+	"github.com/routewarden/routewarden/validator"
+	"github.com/routewarden/routewarden/validator/continuous"
+)
+
+// clusterSource is the cluster's truth: the informers (run) or the demo's
+// in-memory cluster.
+type clusterSource interface {
+	continuous.ClusterSource
+	Run(ctx context.Context) error
+}
+
+// pipeline is routes in + cluster in → validation → alerts, metrics and API.
+type pipeline struct {
+	collector  *bgp.Collector
+	cluster    clusterSource
+	loop       *continuous.Loop
+	dispatcher *alert.Dispatcher
+	http       *httpapi.Server
+}
+
+// newPipeline builds every component, so that configuration errors surface
+// before anything starts.
+func newPipeline(cfg *config.Config, cluster clusterSource, extraSinks []alert.Sink, log zerolog.Logger,
+	reg *prometheus.Registry, observers ...continuous.Observer) (*pipeline, error) {
+	bcfg, err := bgpConfig(cfg.BGP)
+	if err != nil {
+		return nil, err
+	}
+	collector, err := bgp.NewCollector(bcfg, log, reg)
+	if err != nil {
+		return nil, err
+	}
+	sinks, err := alertSinks(cfg.Alerting)
+	if err != nil {
+		return nil, err
+	}
+	sinks = append(sinks, extraSinks...)
+	dispatcher, err := alert.NewDispatcher(alert.DispatcherConfig{ResendInterval: cfg.Alerting.ResendInterval}, sinks,
+		log.With().Str("component", "alert").Logger(), reg)
+	if err != nil {
+		return nil, err
+	}
+	metrics, err := httpapi.NewObserver(reg, log)
+	if err != nil {
+		return nil, err
+	}
+	p := &pipeline{collector: collector, cluster: cluster, dispatcher: dispatcher}
+	external := strings.TrimSuffix(cfg.Alerting.ExternalURL, "/")
+	publisher := alert.NewPublisher(dispatcher, alert.FindingOptions{Cluster: cfg.Cluster.Name,
+		RunbookBase: cfg.Alerting.RunbookBase}, func(f validator.Finding) string {
+		base := external
+		if base == "" && p.http != nil {
+			base = "http://" + p.http.Addr()
+		}
+		return httpapi.FindingURL(base, f)
+	})
+	vopts := cfg.ValidatorOptions()
+	p.loop = continuous.New(collector.Store(), cluster, collector, continuous.Options{Validator: vopts,
+		HoldDown: cfg.Validation.HoldDown, Debounce: cfg.Validation.Debounce, WarmupTimeout: cfg.Validation.WarmupTimeout},
+		append([]continuous.Observer{metrics, publisher}, observers...)...)
+	p.http = httpapi.New(cfg.HTTP.Listen, httpapi.Sources{
+		State:  p.loop.State,
+		Routes: func() []validator.Route { rs, _ := collector.Store().Routes(); return rs },
+		Peers:  func() any { return collector.Store().Peers() },
+		Nodes: func() any {
+			c, _, err := cluster.Cluster(time.Now())
+			if err != nil {
+				return map[string]string{"error": err.Error()}
+			}
+			rs, _ := collector.Store().Routes()
+			return validator.NodeStatuses(c, rs)
+		},
+		Ready: func() (bool, string) {
+			if st := cluster.InventoryStatus(); !st.Available {
+				return false, st.Reason
+			}
+			return true, ""
+		},
+	}, reg, log)
+	if err := p.http.Listen(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// newRegistry is the metrics registry of one routewarden process.
+func newRegistry() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return reg
+}
+
+// run runs every component until ctx ends or one fails.
+func (p *pipeline) run(ctx context.Context) error {
+	g, ctx := errgroup.WithContext(ctx)
+	for name, run := range map[string]func(context.Context) error{
+		"bgp": p.collector.Run, "kubernetes": p.cluster.Run, "validation": p.loop.Run,
+		"alerting": p.dispatcher.Run, "http": p.http.Run,
+	} {
+		g.Go(func() error {
+			if err := run(ctx); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			return nil
+		})
+	}
+	return g.Wait()
+}

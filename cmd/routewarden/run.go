@@ -1,0 +1,71 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/routewarden/routewarden/config"
+	"github.com/routewarden/routewarden/kube"
+)
+
+type runFlags struct {
+	configFile, kubeconfig, kubeContext string
+}
+
+func newRunCmd(g *globalFlags) *cobra.Command {
+	f := &runFlags{}
+	cmd := &cobra.Command{
+		Use:   "run --config FILE",
+		Short: "Run the collector: a passive BGP peer that checks every route against the cluster, live",
+		Long: `run starts routewarden as a service: a passive BGP peer (it never advertises a route) that receives the
+routes Cilium nodes announce, watches Nodes, CiliumNodes, CiliumPodIPPools and cilium-config (read-only), and
+re-validates on every change. Findings that persist for validation.holdDown fire as Alertmanager alerts and
+resolve when the routes and the cluster agree again.
+
+HTTP (http.listen, default :9479): /metrics, /healthz, /readyz, /api/v1/findings, /api/v1/routes,
+/api/v1/peers, /api/v1/nodes.
+
+Every configuration problem is reported before anything starts (exit 2).`,
+		Example: `  routewarden run --config /etc/routewarden/routewarden.yaml
+  routewarden run --config routewarden.yaml --kubeconfig ~/.kube/config --context prod-eu1`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			log, err := g.logger(cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			cfg, problems, err := config.Load(f.configFile)
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			if len(problems) > 0 {
+				return usageErr("%v", problems)
+			}
+			if _, err := bgpConfig(cfg.BGP); err != nil {
+				return usageErr("%v", err)
+			}
+			conn := kube.Connection{Kubeconfig: cfg.Kubernetes.Kubeconfig, Context: cfg.Kubernetes.Context}
+			if f.kubeconfig != "" {
+				conn.Kubeconfig = f.kubeconfig
+			}
+			if f.kubeContext != "" {
+				conn.Context = f.kubeContext
+			}
+			reg := newRegistry()
+			inv, err := kube.Connect(conn, kube.InventoryOptions{Cluster: clusterOptions(cfg, ""),
+				TombstoneTTL: cfg.Kubernetes.TombstoneTTL}, log, reg)
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			p, err := newPipeline(cfg, inv, nil, log, reg)
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			return p.run(cmd.Context())
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.configFile, "config", "", "routewarden config file (see README); ROUTEWARDEN_* variables override it")
+	fl.StringVar(&f.kubeconfig, "kubeconfig", "", "kubeconfig file (default: in-cluster, else $KUBECONFIG or ~/.kube/config)")
+	fl.StringVar(&f.kubeContext, "context", "", "kubeconfig context")
+	return cmd
+}
