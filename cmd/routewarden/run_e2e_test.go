@@ -1,0 +1,222 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/internal/testam"
+	"github.com/routewarden/routewarden/internal/testkube"
+)
+
+func e2eNode(i int) string {
+	return fmt.Sprintf(`apiVersion: v1
+kind: Node
+metadata: {name: node%[1]d, labels: {kubernetes.io/os: linux}}
+status:
+  addresses: [{type: InternalIP, address: 10.0.0.1%[1]d}]
+  conditions: [{type: Ready, status: "True", reason: KubeletReady, message: ready,
+    lastHeartbeatTime: "2026-11-20T10:00:00Z", lastTransitionTime: "2026-11-20T09:00:00Z"}]
+`, i)
+}
+
+func e2eCiliumNode(i int) string {
+	return fmt.Sprintf(`apiVersion: cilium.io/v2
+kind: CiliumNode
+metadata: {name: node%[1]d}
+spec:
+  addresses: [{type: InternalIP, ip: 10.0.0.1%[1]d}]
+  ipam: {podCIDRs: [10.244.%[1]d.0/24]}
+`, i)
+}
+
+const e2eCiliumConfig = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: cilium-config, namespace: kube-system}
+data: {ipam: cluster-pool, cluster-pool-ipv4-cidr: 10.244.0.0/16, enable-bgp-control-plane: "true"}
+`
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func pollUntil(t *testing.T, what string, timeout time.Duration, cond func() error) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		err := cond()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s: %v", what, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// alertIn checks Alertmanager shows (or no longer shows) an alert.
+func alertIn(am *testam.Alertmanager, alertname, prefix, node string, present bool) func() error {
+	return func() error {
+		alerts, err := am.Alerts("")
+		if err != nil {
+			return err
+		}
+		found := false
+		for _, a := range alerts {
+			if a.Labels["alertname"] == alertname && a.Labels["prefix"] == prefix && a.Labels["node"] == node {
+				found = true
+			}
+		}
+		if found != present {
+			return fmt.Errorf("%s %s node=%q present=%v, want %v (alerts: %d)", alertname, prefix, node, found, present,
+				len(alerts))
+		}
+		return nil
+	}
+}
+
+// TestRunEndToEnd: real kube-apiserver + etcd with Cilium's CRDs, real GoBGP
+// speakers as nodes, a real Alertmanager, and routewarden run.
+func TestRunEndToEnd(t *testing.T) {
+	env := testkube.Start(t)
+	env.InstallCiliumCRDs(t)
+	docs := []string{e2eCiliumConfig}
+	for i := 1; i <= 3; i++ {
+		docs = append(docs, e2eNode(i), e2eCiliumNode(i))
+	}
+	env.Apply(t, writeFile(t, "cluster.yaml", strings.Join(docs, "---\n")))
+	am := testam.Start(t, "")
+
+	bgpPort := freePort(t)
+	httpAddr := testam.FreeAddr(t)
+	cfgFile := writeFile(t, "routewarden.yaml", fmt.Sprintf(`cluster: {name: e2e}
+bgp:
+  asn: 65000
+  routerId: 192.0.2.1
+  listenAddresses: [127.0.0.1]
+  listenPort: %d
+  gracefulRestart: {enabled: false}
+  dynamicNeighbors: [{prefix: 127.0.1.0/24}]
+kubernetes: {kubeconfig: %s}
+validation: {holdDown: 0s, warmupTimeout: 1s}
+alerting:
+  resendInterval: 2s
+  alertmanagers: [{url: %s}]
+http: {listen: "%s"}
+`, bgpPort, env.Kubeconfig, am.URL(), httpAddr))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	var stderr strings.Builder
+	go func() {
+		done <- execute(ctx, []string{"run", "--config", cfgFile, "--log-format", "json"}, strings.NewReader(""),
+			&strings.Builder{}, &stderr)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case code := <-done:
+			if code != 0 {
+				t.Errorf("routewarden run exited %d:\n%s", code, stderr.String())
+			}
+		case <-time.After(30 * time.Second):
+			t.Error("routewarden run did not stop within 30s of SIGTERM-equivalent cancellation")
+		}
+	})
+
+	speakers := map[int]*bgp.Speaker{}
+	for i := 1; i <= 3; i++ {
+		s, err := bgp.StartSpeaker(ctx, bgp.SpeakerConfig{Local: netip.MustParseAddr(fmt.Sprintf("127.0.1.%d", 10+i)),
+			ASN: 65010, CollectorAddr: netip.MustParseAddr("127.0.0.1"), CollectorPort: bgpPort, CollectorASN: 65000},
+			zerolog.Nop())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Stop)
+		speakers[i] = s
+		announce(t, s, fmt.Sprintf("10.244.%d.0/24", i), i)
+	}
+	api := "http://" + httpAddr
+	pollUntil(t, "a healthy cluster: ready, warmed up, 3 routes, no finding", 90*time.Second, func() error {
+		var f struct {
+			WarmingUp bool `json:"warmingUp"`
+			Summary   struct {
+				Routes int `json:"routes"`
+			} `json:"summary"`
+			Findings []json.RawMessage `json:"findings"`
+		}
+		if err := getJSON(api+"/api/v1/findings", &f); err != nil {
+			return err
+		}
+		if f.WarmingUp || f.Summary.Routes != 3 || len(f.Findings) != 0 {
+			return fmt.Errorf("warmingUp %v, routes %d, findings %d", f.WarmingUp, f.Summary.Routes, len(f.Findings))
+		}
+		return getJSON(api+"/readyz", nil)
+	})
+
+	// A Node deleted while its machine keeps announcing: BGPStaleRoute; recreated: resolved.
+	if out, err := env.Kubectl("delete", "node", "node2"); err != nil {
+		t.Fatal(out)
+	}
+	pollUntil(t, "BGPStaleRoute in Alertmanager", 60*time.Second, alertIn(am, "BGPStaleRoute", "10.244.2.0/24", "", true))
+	env.Apply(t, writeFile(t, "node2.yaml", e2eNode(2)))
+	pollUntil(t, "BGPStaleRoute to resolve", 60*time.Second, alertIn(am, "BGPStaleRoute", "10.244.2.0/24", "", false))
+
+	// A speaker announcing another node's CIDR: BGPForeignCIDR.
+	announce(t, speakers[1], "10.244.3.0/24", 1)
+	pollUntil(t, "BGPForeignCIDR", 60*time.Second, alertIn(am, "BGPForeignCIDR", "10.244.3.0/24", "node1", true))
+
+	// A node withdrawing its CIDR: BGPMissingRoute.
+	if err := speakers[3].Withdraw(ctx, netip.MustParsePrefix("10.244.3.0/24"), netip.MustParseAddr("10.0.0.13")); err != nil {
+		t.Fatal(err)
+	}
+	pollUntil(t, "BGPMissingRoute", 60*time.Second, alertIn(am, "BGPMissingRoute", "10.244.3.0/24", "node3", true))
+}
+
+func announce(t *testing.T, s *bgp.Speaker, prefix string, node int) {
+	t.Helper()
+	nh := netip.MustParseAddr(fmt.Sprintf("10.0.0.1%d", node))
+	if err := s.Announce(context.Background(), netip.MustParsePrefix(prefix), nh); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func getJSON(url string, into any) error {
+	resp, err := http.Get(url)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: %s", url, resp.Status)
+	}
+	if into == nil {
+		return nil
+	}
+	return json.NewDecoder(resp.Body).Decode(into)
+}
+
+func freePort(t *testing.T) int32 {
+	t.Helper()
+	addr := testam.FreeAddr(t)
+	_, port, _ := strings.Cut(addr, ":")
+	var p int32
+	fmt.Sscan(port, &p)
+	return p
+}
