@@ -25,6 +25,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 CiliumNodes, IPAM) and reports stale routes of decommissioned nodes, nodes announcing CIDRs that are not
 theirs, CIDRs nobody announces, conflicts and leaks.
 
+  routewarden demo             replay the incident live on 127.0.0.1 (start here)
   routewarden run              the collector: a passive BGP peer validating live, alerting via Alertmanager
   routewarden check            audit a route dump against kubectl output, once
   routewarden validate-config  lint routewarden's config and Cilium's BGP objects
@@ -39,7 +40,7 @@ Exit codes: 0 nothing at or above --fail-on, 1 findings, 2 bad usage or unreadab
 	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	root.PersistentFlags().StringVar(&g.logFormat, "log-format", "auto",
 		"log format: auto (console on a terminal, JSON otherwise), console, json")
-	root.AddCommand(newCheckCmd(g), newValidateConfigCmd(g), newRunCmd(g))
+	root.AddCommand(newCheckCmd(g), newValidateConfigCmd(g), newRunCmd(g), newDemoCmd(g))
 	return root
 }
 
