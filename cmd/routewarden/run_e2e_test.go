@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/netip"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -170,6 +173,8 @@ http: {listen: "%s"}
 		return getJSON(api+"/readyz", nil)
 	})
 
+	checkMetrics(t, api+"/metrics")
+
 	// A Node deleted while its machine keeps announcing: BGPStaleRoute; recreated: resolved.
 	if out, err := env.Kubectl("delete", "node", "node2"); err != nil {
 		t.Fatal(out)
@@ -219,4 +224,32 @@ func freePort(t *testing.T) int32 {
 	var p int32
 	fmt.Sscan(port, &p)
 	return p
+}
+
+// checkMetrics runs promtool check metrics on what /metrics serves, and checks
+// the series the deploy's alerting rules use are there.
+func checkMetrics(t *testing.T, url string) {
+	t.Helper()
+	promtool := testam.RequireBinary(t, "PROMTOOL", "/usr/bin/promtool", "prometheus")
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(promtool, "check", "metrics")
+	cmd.Stdin = bytes.NewReader(body)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("promtool check metrics: %v\n%s", err, out)
+	}
+	for _, series := range []string{"routewarden_bgp_peer_up{", "routewarden_bgp_peer_routes{",
+		`routewarden_findings{rule="stale-route",severity="critical"} 0`, "routewarden_validation_duration_seconds_bucket",
+		"routewarden_inventory_available 1", "routewarden_alert_deliveries_total", "routewarden_warming_up 0"} {
+		if !strings.Contains(string(body), series) {
+			t.Errorf("/metrics lacks %s", series)
+		}
+	}
 }
