@@ -32,6 +32,9 @@ func NewCollector(cfg Config, log zerolog.Logger, reg prometheus.Registerer) (*C
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if err := cfg.checkPasswords(); err != nil {
+		return nil, err
+	}
 	c := &Collector{cfg: cfg, log: log.With().Str("component", "bgp").Logger(), store: NewStore(),
 		static: map[netip.Addr]bool{}}
 	for _, n := range cfg.Neighbors {
