@@ -43,6 +43,11 @@ func TestValidateConfigGolden(t *testing.T) {
 // TestBadUsage: bad input gets exit code 2 and a message that says what and where.
 func TestBadUsage(t *testing.T) {
 	scen := filepath.Join(scenarioDir, "leaks")
+	noPeers := filepath.Join(t.TempDir(), "nopeers.yaml")
+	os.WriteFile(noPeers, []byte("bgp: {asn: 65000, routerId: 192.0.2.1, listenPort: 1179}\n"), 0o600)
+	noCluster := filepath.Join(t.TempDir(), "nocluster.yaml")
+	os.WriteFile(noCluster, []byte("bgp: {asn: 65000, routerId: 192.0.2.1, listenPort: 1179, "+
+		"dynamicNeighbors: [{prefix: 127.0.1.0/24}]}\nkubernetes: {kubeconfig: /nonexistent/kubeconfig}\n"), 0o600)
 	garbage := filepath.Join(t.TempDir(), "garbage.json")
 	os.WriteFile(garbage, []byte("{\n  \"10.0.0.0/24\": [\n    {\"nlri\": 5}\n  ]\n}\n"), 0o600)
 	cases := []struct {
@@ -60,6 +65,10 @@ func TestBadUsage(t *testing.T) {
 		{"bad config", []string{"check", "--cluster", filepath.Join(scen, "cluster.json"), "--routes", garbage,
 			"--config", "../../config/testdata/bad.yaml"}, "bad.yaml:10: bgp.asn: found the string"},
 		{"nothing to validate", []string{"validate-config"}, "nothing to validate"},
+		{"run with a bad config", []string{"run", "--config", "../../config/testdata/bad.yaml"},
+			"bad.yaml:10: bgp.asn: found the string"},
+		{"run without peers", []string{"run", "--config", noPeers}, "no neighbors and no dynamic ranges"},
+		{"run without a cluster", []string{"run", "--config", noCluster}, `kubeconfig "/nonexistent/kubeconfig"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
