@@ -1,0 +1,223 @@
+package alert
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/rs/zerolog"
+)
+
+// backoff is how long to wait before retry number attempt (from 0): a ceiling
+// doubling from lo up to hi, and a wait drawn between half the ceiling and
+// the ceiling but never below lo, so that routewarden instances recovering
+// together do not retry in lockstep.
+func backoff(attempt int, lo, hi time.Duration) time.Duration {
+	d := lo
+	for i := 0; i < attempt && d < hi; i++ {
+		d *= 2
+	}
+	d = min(d, hi)
+	return max(lo, d/2+rand.N(d/2+1))
+}
+
+// queue is one sink's bounded queue of batches and the loop delivering them.
+type queue struct {
+	sink    Sink
+	size    int
+	metrics sinkMetrics
+	log     zerolog.Logger
+	now     func() time.Time
+	// retryMin and retryMax bound the backoff between attempts.
+	retryMin, retryMax time.Duration
+	// recovered is called after a delivery succeeds following a transient
+	// failure, so the Dispatcher can resend the whole state to this sink.
+	recovered func(*queue)
+
+	mu      sync.Mutex
+	batches [][]Notice
+	wake    chan struct{}
+	healthy bool
+}
+
+// push appends a batch without blocking, dropping the oldest batch when the
+// queue is full.
+func (q *queue) push(batch []Notice) {
+	q.mu.Lock()
+	if len(q.batches) >= q.size {
+		q.batches[0] = nil
+		q.batches = q.batches[1:]
+		q.metrics.dropped.Inc()
+		q.metrics.queueLength.Dec()
+		q.log.Warn().Int("queue_size", q.size).Msg("alert queue full: dropped the oldest batch")
+	}
+	q.batches = append(q.batches, batch)
+	q.metrics.queueLength.Inc()
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+// pop takes the oldest batch, waiting for one until ctx ends.
+func (q *queue) pop(ctx context.Context) ([]Notice, bool) {
+	for {
+		q.mu.Lock()
+		if len(q.batches) > 0 {
+			b := q.batches[0]
+			q.batches[0] = nil
+			q.batches = q.batches[1:]
+			q.metrics.queueLength.Dec()
+			q.mu.Unlock()
+			return b, true
+		}
+		q.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return nil, false
+		case <-q.wake:
+		}
+	}
+}
+
+// length is the number of batches waiting.
+func (q *queue) length() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.batches)
+}
+
+// run delivers batches in order until ctx ends.
+func (q *queue) run(ctx context.Context) {
+	for {
+		batch, ok := q.pop(ctx)
+		if !ok {
+			return
+		}
+		q.deliver(ctx, batch)
+	}
+}
+
+// deliver sends one batch, retrying transient failures with backoff until it
+// succeeds, fails permanently or ctx ends.
+func (q *queue) deliver(ctx context.Context, batch []Notice) {
+	for attempt := 0; ; attempt++ {
+		err := q.sink.Send(ctx, batch)
+		if ctx.Err() != nil {
+			return // Shutting down: neither a success nor a failure of the sink.
+		}
+		if err == nil {
+			q.metrics.success.Inc()
+			q.metrics.lastSuccess().Set(float64(q.now().UnixNano()) / 1e9)
+			q.mu.Lock()
+			wasHealthy := q.healthy
+			q.healthy = true
+			q.mu.Unlock()
+			if !wasHealthy && q.recovered != nil {
+				q.log.Info().Int("alerts", len(batch)).Msg("alerts delivered again")
+				q.recovered(q)
+			}
+			return
+		}
+		q.metrics.failure.Inc()
+		if !retryable(err) {
+			q.log.Error().Err(err).Int("alerts", len(batch)).Msg("alert destination rejected a batch; not retrying it")
+			return
+		}
+		q.mu.Lock()
+		q.healthy = false
+		q.mu.Unlock()
+		wait := backoff(attempt, q.retryMin, q.retryMax)
+		q.log.Warn().Err(err).Int("attempt", attempt+1).Int("alerts", len(batch)).Dur("retry_in", wait).
+			Msg("delivering alerts failed")
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// metrics are the Dispatcher's Prometheus metrics. Every series carrying a
+// sink label is keyed by the sink's host:port, never by credentials.
+type metrics struct {
+	deliveries  *prometheus.CounterVec
+	dropped     *prometheus.CounterVec
+	queueLength *prometheus.GaugeVec
+	firing      prometheus.Gauge
+	lastSuccess *prometheus.GaugeVec
+}
+
+// Delivery results, the values of the result label.
+const (
+	resultSuccess = "success"
+	resultError   = "error"
+)
+
+func newMetrics(reg prometheus.Registerer, sinks []string) (*metrics, error) {
+	m := &metrics{
+		deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "routewarden_alert_deliveries_total",
+			Help: "Attempts to deliver a batch of alerts to a sink, by result (success or error).",
+		}, []string{"sink", "result"}),
+		dropped: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "routewarden_alert_queue_dropped_total",
+			Help: "Batches of alerts dropped, oldest first, because a sink's queue was full.",
+		}, []string{"sink"}),
+		queueLength: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "routewarden_alert_queue_length",
+			Help: "Batches of alerts waiting in a sink's queue.",
+		}, []string{"sink"}),
+		firing: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "routewarden_alerts_firing",
+			Help: "Alerts firing now.",
+		}),
+		lastSuccess: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "routewarden_alert_last_success_timestamp_seconds",
+			Help: "When a batch of alerts was last delivered to a sink, in seconds since the Unix epoch.",
+		}, []string{"sink"}),
+	}
+	for _, s := range sinks {
+		m.deliveries.WithLabelValues(s, resultSuccess)
+		m.deliveries.WithLabelValues(s, resultError)
+		m.dropped.WithLabelValues(s)
+		m.queueLength.WithLabelValues(s)
+	}
+	if reg == nil {
+		return m, nil
+	}
+	cs := []prometheus.Collector{m.deliveries, m.dropped, m.queueLength, m.firing, m.lastSuccess}
+	for i, c := range cs {
+		if err := reg.Register(c); err != nil {
+			for _, done := range cs[:i] {
+				reg.Unregister(done)
+			}
+			return nil, fmt.Errorf("registering alert metrics: %w", err)
+		}
+	}
+	return m, nil
+}
+
+// sinkMetrics are one sink's series. The last-success timestamp appears with
+// the first delivery rather than as a misleading zero.
+type sinkMetrics struct {
+	success, failure, dropped prometheus.Counter
+	queueLength               prometheus.Gauge
+	lastSuccess               func() prometheus.Gauge
+}
+
+func (m *metrics) forSink(name string) sinkMetrics {
+	return sinkMetrics{
+		success:     m.deliveries.WithLabelValues(name, resultSuccess),
+		failure:     m.deliveries.WithLabelValues(name, resultError),
+		dropped:     m.dropped.WithLabelValues(name),
+		queueLength: m.queueLength.WithLabelValues(name),
+		lastSuccess: func() prometheus.Gauge { return m.lastSuccess.WithLabelValues(name) },
+	}
+}
