@@ -12,6 +12,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"github.com/routewarden/routewarden/internal/wait"
 	"io"
 	"math/big"
 	"net/http"
@@ -188,21 +189,10 @@ func metricValue(t *testing.T, g prometheus.Gatherer, name string, labels map[st
 	return -1
 }
 
-// eventually polls cond every 20ms until it returns nil or the generous
-// deadline passes, then fails with its last error.
+// eventually waits for cond with a generous deadline.
 func eventually(t testing.TB, what string, cond func() error) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		err := cond()
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: still not the case after 60s: %v", what, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	wait.For(t, what, 60*time.Second, cond)
 }
 
 // keys lists a map's keys, for error messages.

@@ -2,6 +2,7 @@ package bgp
 
 import (
 	"context"
+	"github.com/routewarden/routewarden/internal/wait"
 	"net"
 	"net/netip"
 	"testing"
@@ -82,11 +83,5 @@ func startCollector(t testing.TB, cfg Config, allowExport bool) *Collector {
 
 func eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	wait.True(t, what, 30*time.Second, cond)
 }

@@ -6,8 +6,8 @@ import (
 
 	api "github.com/osrg/gobgp/v3/api"
 	"github.com/osrg/gobgp/v3/pkg/apiutil"
-	"github.com/osrg/gobgp/v3/pkg/packet/bgp"
 
+	"github.com/routewarden/routewarden/bgp/dump"
 	"github.com/routewarden/routewarden/validator"
 )
 
@@ -37,25 +37,7 @@ func toRoute(p *api.Path) (validator.Route, error) {
 	if err != nil {
 		return rt, fmt.Errorf("decoding path attributes of %s: %w", pf, err)
 	}
-	for _, a := range attrs {
-		switch v := a.(type) {
-		case *bgp.PathAttributeNextHop:
-			rt.NextHop, _ = netip.AddrFromSlice(v.Value)
-		case *bgp.PathAttributeMpReachNLRI:
-			if nh, ok := netip.AddrFromSlice(v.Nexthop); ok {
-				rt.NextHop = nh
-			}
-		case *bgp.PathAttributeAsPath:
-			for _, seg := range v.Value {
-				rt.ASPath = append(rt.ASPath, seg.GetAS()...)
-			}
-		case *bgp.PathAttributeCommunities:
-			for _, c := range v.Value {
-				rt.Communities = append(rt.Communities, fmt.Sprintf("%d:%d", c>>16, c&0xffff))
-			}
-		}
-	}
-	rt.NextHop = rt.NextHop.Unmap()
+	dump.ApplyAttributes(&rt, attrs)
 	return rt, nil
 }
 

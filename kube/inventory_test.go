@@ -2,6 +2,7 @@ package kube
 
 import (
 	"context"
+	"github.com/routewarden/routewarden/internal/wait"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -33,17 +34,6 @@ func startInventory(t *testing.T, env *testkube.Env) (*Inventory, chan error) {
 	return inv, done
 }
 
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 // TestInventoryFollowsTheCluster runs the informers against a real API server
 // with Cilium's CRDs: objects appear, a deleted Node leaves a tombstone.
 func TestInventoryFollowsTheCluster(t *testing.T) {
@@ -51,7 +41,7 @@ func TestInventoryFollowsTheCluster(t *testing.T) {
 	env.InstallCiliumCRDs(t)
 	env.Apply(t, filepath.Join(testkube.Repo(), "testdata", "scenarios", "dual-stack-missing-ipv6", "cluster.input.yaml"))
 	inv, _ := startInventory(t, env)
-	waitFor(t, "the inventory to be available", func() bool { return inv.Status().Available })
+	wait.True(t, "the inventory to be available", time.Minute, func() bool { return inv.Status().Available })
 
 	c, _, err := inv.Cluster(time.Now())
 	if err != nil {
@@ -65,7 +55,7 @@ func TestInventoryFollowsTheCluster(t *testing.T) {
 	if out, err := env.Kubectl("delete", "node", "node2"); err != nil {
 		t.Fatal(out)
 	}
-	waitFor(t, "node2's tombstone", func() bool {
+	wait.True(t, "node2's tombstone", time.Minute, func() bool {
 		c, _, _ := inv.Cluster(time.Now())
 		return len(c.Nodes) == 3 && len(c.Deleted) == 1
 	})

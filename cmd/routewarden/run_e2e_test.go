@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/routewarden/routewarden/internal/wait"
 	"io"
 	"net/http"
 	"net/netip"
@@ -56,21 +57,6 @@ func writeFile(t *testing.T, name, content string) string {
 		t.Fatal(err)
 	}
 	return p
-}
-
-func pollUntil(t *testing.T, what string, timeout time.Duration, cond func() error) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		err := cond()
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s: %v", what, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 // alertIn checks Alertmanager shows (or no longer shows) an alert.
@@ -156,7 +142,7 @@ http: {listen: "%s"}
 		announce(t, s, fmt.Sprintf("10.244.%d.0/24", i), i)
 	}
 	api := "http://" + httpAddr
-	pollUntil(t, "a healthy cluster: ready, warmed up, 3 routes, no finding", 90*time.Second, func() error {
+	wait.For(t, "a healthy cluster: ready, warmed up, 3 routes, no finding", 90*time.Second, func() error {
 		var f struct {
 			WarmingUp bool `json:"warmingUp"`
 			Summary   struct {
@@ -179,19 +165,19 @@ http: {listen: "%s"}
 	if out, err := env.Kubectl("delete", "node", "node2"); err != nil {
 		t.Fatal(out)
 	}
-	pollUntil(t, "BGPStaleRoute in Alertmanager", 60*time.Second, alertIn(am, "BGPStaleRoute", "10.244.2.0/24", "", true))
+	wait.For(t, "BGPStaleRoute in Alertmanager", 60*time.Second, alertIn(am, "BGPStaleRoute", "10.244.2.0/24", "", true))
 	env.Apply(t, writeFile(t, "node2.yaml", e2eNode(2)))
-	pollUntil(t, "BGPStaleRoute to resolve", 60*time.Second, alertIn(am, "BGPStaleRoute", "10.244.2.0/24", "", false))
+	wait.For(t, "BGPStaleRoute to resolve", 60*time.Second, alertIn(am, "BGPStaleRoute", "10.244.2.0/24", "", false))
 
 	// A speaker announcing another node's CIDR: BGPForeignCIDR.
 	announce(t, speakers[1], "10.244.3.0/24", 1)
-	pollUntil(t, "BGPForeignCIDR", 60*time.Second, alertIn(am, "BGPForeignCIDR", "10.244.3.0/24", "node1", true))
+	wait.For(t, "BGPForeignCIDR", 60*time.Second, alertIn(am, "BGPForeignCIDR", "10.244.3.0/24", "node1", true))
 
 	// A node withdrawing its CIDR: BGPMissingRoute.
 	if err := speakers[3].Withdraw(ctx, netip.MustParsePrefix("10.244.3.0/24"), netip.MustParseAddr("10.0.0.13")); err != nil {
 		t.Fatal(err)
 	}
-	pollUntil(t, "BGPMissingRoute", 60*time.Second, alertIn(am, "BGPMissingRoute", "10.244.3.0/24", "node3", true))
+	wait.For(t, "BGPMissingRoute", 60*time.Second, alertIn(am, "BGPMissingRoute", "10.244.3.0/24", "node3", true))
 }
 
 func announce(t *testing.T, s *bgp.Speaker, prefix string, node int) {
