@@ -229,7 +229,14 @@ cmd_start() {
 	local timeout=${KUBE_ENV_START_TIMEOUT:-120} t0=$SECONDS try eport pport aport
 	local deadline=$((SECONDS + timeout)) t_etcd
 	for try in 1 2 3; do
-		read -r eport pport aport <<<"$(free_ports 3)"
+		# A restart in the same DIR keeps its ports, so clients that are still
+		# running (after an outage) find the API server where it was.
+		if [[ $try == 1 && -f $dir/ports ]]; then
+			read -r eport pport aport <"$dir/ports"
+		else
+			read -r eport pport aport <<<"$(free_ports 3)"
+		fi
+		echo "$eport $pport $aport" >"$dir/ports"
 		start_etcd "$dir" "$eport" "$pport"
 		if ! wait_listen "$(cat "$dir/etcd.pid")" "$eport" "$deadline"; then
 			stop_pidfile "$dir/etcd.pid" etcd

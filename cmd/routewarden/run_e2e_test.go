@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -178,6 +179,38 @@ http: {listen: "%s"}
 		t.Fatal(err)
 	}
 	wait.For(t, "BGPMissingRoute", 60*time.Second, alertIn(am, "BGPMissingRoute", "10.244.3.0/24", "node3", true))
+
+	// The Kubernetes API goes away: one RoutewardenInventoryUnavailable alert, nothing
+	// resolved or invented from the cache's silence; it comes back: the alert resolves.
+	before := alertNames(t, am)
+	env.Stop(t)
+	wait.For(t, "RoutewardenInventoryUnavailable", 60*time.Second,
+		alertIn(am, "RoutewardenInventoryUnavailable", "", "", true))
+	during := alertNames(t, am)
+	if len(during) != len(before)+1 {
+		t.Errorf("during the outage Alertmanager shows %v, want %v plus the inventory alert", during, before)
+	}
+	env.Restart(t)
+	wait.For(t, "RoutewardenInventoryUnavailable to resolve", 90*time.Second,
+		alertIn(am, "RoutewardenInventoryUnavailable", "", "", false))
+	if after := alertNames(t, am); len(after) != len(before) {
+		t.Errorf("after the outage Alertmanager shows %v, want %v", after, before)
+	}
+}
+
+// alertNames lists the alerts Alertmanager shows, as "alertname prefix node".
+func alertNames(t *testing.T, am *testam.Alertmanager) []string {
+	t.Helper()
+	alerts, err := am.Alerts("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, a := range alerts {
+		out = append(out, a.Labels["alertname"]+" "+a.Labels["prefix"]+" "+a.Labels["node"])
+	}
+	slices.Sort(out)
+	return out
 }
 
 func announce(t *testing.T, s *bgp.Speaker, prefix string, node int) {

@@ -119,3 +119,19 @@ func (e *Env) Apply(t testing.TB, file string) {
 		}
 	}
 }
+
+// Stop stops etcd and kube-apiserver (their data is kept), as in an outage.
+func (e *Env) Stop(t testing.TB) {
+	t.Helper()
+	if out, err := exec.Command(filepath.Join(e.repo, "hack", "kube-env.sh"), "stop", e.Dir).CombinedOutput(); err != nil {
+		t.Fatalf("stopping kube-apiserver and etcd: %v\n%s", err, out)
+	}
+}
+
+// Restart starts them again on the same data, after Stop.
+func (e *Env) Restart(t testing.TB) {
+	t.Helper()
+	if out, err := exec.Command(filepath.Join(e.repo, "hack", "kube-env.sh"), "start", e.Dir).CombinedOutput(); err != nil {
+		t.Fatalf("restarting kube-apiserver and etcd: %v\n%s", err, out)
+	}
+}
