@@ -21,6 +21,9 @@ func TestValidateConfigGolden(t *testing.T) {
 		{"bad", []string{"--config", "routewarden.yaml", "bad-v2alpha1.yaml", "bad-peeringpolicy.yaml",
 			"legacy-bgp-config.yaml", "cilium-config-cluster-pool.yaml", "nodes.yaml"}, exitFindings},
 		{"bad-config", []string{"--config", "../../config/testdata/bad.yaml"}, exitFindings},
+		{"deploy-examples", []string{"--config", "../../deploy/examples/routewarden.yaml",
+			"../../deploy/examples/cilium-bgp-v2.yaml", "../../deploy/examples/cilium-bgp-peeringpolicy-v2alpha1.yaml",
+			"cilium-config-cluster-pool.yaml", "nodes.yaml"}, exitOK},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
