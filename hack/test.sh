@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 eval "$(hack/test-deps.sh)"
-export KUBE_APISERVER KUBECTL ETCD
+export KUBE_APISERVER KUBECTL ETCD HELM
 
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [[ -n $unformatted ]]; then
@@ -16,3 +16,4 @@ if [[ -n $unformatted ]]; then
 fi
 go vet ./...
 go test -count=1 "$@" ./...
+hack/fuzz.sh
