@@ -18,12 +18,12 @@ type Allocation struct {
 // map serves the covering lookups, one per distinct allocation length.
 type allocTable struct {
 	sorted  []Allocation
-	exact   map[netip.Prefix][]int
+	exact   map[pkey][]int
 	lengths [2][]int // distinct prefix lengths, [0] IPv4, [1] IPv6, ascending
 }
 
 func newAllocTable(allocs []Allocation) *allocTable {
-	t := &allocTable{sorted: allocs, exact: make(map[netip.Prefix][]int, len(allocs))}
+	t := &allocTable{sorted: allocs, exact: make(map[pkey][]int, len(allocs))}
 	slices.SortFunc(t.sorted, func(a, b Allocation) int {
 		if c := comparePrefix(a.Prefix, b.Prefix); c != 0 {
 			return c
@@ -38,7 +38,7 @@ func newAllocTable(allocs []Allocation) *allocTable {
 	})
 	seen := [2]map[int]bool{{}, {}}
 	for i, a := range t.sorted {
-		t.exact[a.Prefix] = append(t.exact[a.Prefix], i)
+		t.exact[keyOf(a.Prefix)] = append(t.exact[keyOf(a.Prefix)], i)
 		f := family(a.Prefix)
 		if !seen[f][a.Prefix.Bits()] {
 			seen[f][a.Prefix.Bits()] = true
@@ -48,6 +48,21 @@ func newAllocTable(allocs []Allocation) *allocTable {
 	slices.Sort(t.lengths[0])
 	slices.Sort(t.lengths[1])
 	return t
+}
+
+// pkey is a prefix as a flat map key: hashing netip.Prefix itself is slow
+// (it holds a pointer for the zone), and the engine hashes millions of them.
+type pkey struct {
+	addr [16]byte
+	bits uint8
+}
+
+func keyOf(p netip.Prefix) pkey {
+	b := p.Bits()
+	if p.Addr().Is4() {
+		b += 128 // keep 10.0.0.0/8 apart from ::a00:0/8
+	}
+	return pkey{addr: p.Addr().As16(), bits: uint8(b)}
 }
 
 func family(p netip.Prefix) int {
@@ -75,7 +90,7 @@ type Overlap struct {
 
 // exactly returns the allocations equal to p.
 func (t *allocTable) exactly(p netip.Prefix) []Allocation {
-	idx := t.exact[p]
+	idx := t.exact[keyOf(p)]
 	out := make([]Allocation, len(idx))
 	for i, j := range idx {
 		out[i] = t.sorted[j]
@@ -85,7 +100,7 @@ func (t *allocTable) exactly(p netip.Prefix) []Allocation {
 
 // overlapping calls fn for every allocation equal to, covering, or inside p.
 func (t *allocTable) overlapping(p netip.Prefix, fn func(Overlap)) {
-	for _, j := range t.exact[p] {
+	for _, j := range t.exact[keyOf(p)] {
 		fn(Overlap{t.sorted[j], RelEqual})
 	}
 	for _, l := range t.lengths[family(p)] {
@@ -93,7 +108,7 @@ func (t *allocTable) overlapping(p netip.Prefix, fn func(Overlap)) {
 			break
 		}
 		super, _ := p.Addr().Prefix(l)
-		for _, j := range t.exact[super] {
+		for _, j := range t.exact[keyOf(super)] {
 			fn(Overlap{t.sorted[j], RelInside})
 		}
 	}

@@ -18,10 +18,10 @@ func (duplicateOrigin) Description() string {
 }
 
 func (duplicateOrigin) Check(s *Snapshot, report func(Finding)) {
-	prefixes := make([]netip.Prefix, 0, len(s.byPrefix))
-	for p, idx := range s.byPrefix {
-		if len(idx) > 1 {
-			prefixes = append(prefixes, p)
+	var prefixes []netip.Prefix
+	for _, head := range s.byPrefix {
+		if s.next[head] >= 0 {
+			prefixes = append(prefixes, s.Routes[head].Prefix)
 		}
 	}
 	slices.SortFunc(prefixes, comparePrefix)

@@ -15,6 +15,8 @@ type NodeView struct {
 	Cilium *CiliumNode
 	// Allocated are the CIDRs the node routes under the cluster's IPAM mode.
 	Allocated []Allocation
+	// routes are the indexes of the routes attributed to the node.
+	routes []int
 }
 
 // Current reports whether the node exists as a Kubernetes Node.
@@ -66,10 +68,12 @@ type Snapshot struct {
 	deleted    map[netip.Addr]*DeletedNode
 	allocs     *allocTable
 	podRanges  [2][]netip.Prefix
-	// byPrefix groups route indexes by prefix.
-	byPrefix map[netip.Prefix][]int
-	// byNode groups route indexes by origin node name.
-	byNode map[string][]int
+	// byPrefix holds the first route index of each prefix; next chains the
+	// others (-1 ends a chain): no slice per prefix, as most have one route.
+	byPrefix map[pkey]int32
+	next     []int32
+	// orphans are the indexes of routes with no current node.
+	orphans []int
 }
 
 // NewSnapshot indexes the cluster and attributes every route to its origin.
@@ -114,12 +118,25 @@ func NewSnapshot(c *Cluster, routes []Route, opts Options) *Snapshot {
 		s.podRanges[family(r)] = append(s.podRanges[family(r)], r)
 	}
 	s.Origins = make([]Origin, len(routes))
-	s.byPrefix = make(map[netip.Prefix][]int, len(routes))
-	s.byNode = map[string][]int{}
+	s.byPrefix = make(map[pkey]int32, len(routes))
+	s.next = make([]int32, len(routes))
+	for i := len(routes) - 1; i >= 0; i-- {
+		k := keyOf(routes[i].Prefix)
+		if head, ok := s.byPrefix[k]; ok {
+			s.next[i] = head
+		} else {
+			s.next[i] = -1
+		}
+		s.byPrefix[k] = int32(i)
+	}
 	for i := range routes {
-		s.Origins[i] = s.attribute(&routes[i])
-		s.byPrefix[routes[i].Prefix] = append(s.byPrefix[routes[i].Prefix], i)
-		s.byNode[s.Origins[i].Name()] = append(s.byNode[s.Origins[i].Name()], i)
+		o := s.attribute(&routes[i])
+		s.Origins[i] = o
+		if o.Node != nil {
+			o.Node.routes = append(o.Node.routes, i)
+		} else {
+			s.orphans = append(s.orphans, i)
+		}
 	}
 	return s
 }
@@ -205,10 +222,32 @@ func (s *Snapshot) Overlapping(p netip.Prefix, fn func(Overlap)) { s.allocs.over
 func (s *Snapshot) AllocatedExactly(p netip.Prefix) []Allocation { return s.allocs.exactly(p) }
 
 // RoutesFor returns the indexes of the routes for prefix p.
-func (s *Snapshot) RoutesFor(p netip.Prefix) []int { return s.byPrefix[p] }
+func (s *Snapshot) RoutesFor(p netip.Prefix) []int {
+	head, ok := s.byPrefix[keyOf(p)]
+	if !ok {
+		return nil
+	}
+	return s.chain(head)
+}
+
+func (s *Snapshot) chain(head int32) []int {
+	var out []int
+	for i := head; i >= 0; i = s.next[i] {
+		out = append(out, int(i))
+	}
+	return out
+}
 
 // RoutesOf returns the indexes of the routes attributed to node name.
-func (s *Snapshot) RoutesOf(name string) []int { return s.byNode[name] }
+func (s *Snapshot) RoutesOf(name string) []int {
+	if name == "" {
+		return s.orphans
+	}
+	if v := s.nodes[name]; v != nil {
+		return v.routes
+	}
+	return nil
+}
 
 // RangesKnown reports whether pod ranges are known for p's address family.
 func (s *Snapshot) RangesKnown(p netip.Prefix) bool { return len(s.podRanges[family(p)]) > 0 }
