@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"sync"
 	"time"
 
 	api "github.com/osrg/gobgp/v3/api"
@@ -21,7 +22,9 @@ type Collector struct {
 	store   *Store
 	metrics *metrics
 	srv     *server.BgpServer
-	static  map[netip.Addr]bool
+	// mu guards cfg and static, which Reconfigure replaces while watches read them.
+	mu     sync.RWMutex
+	static map[netip.Addr]bool
 	// allowExport leaves out the never-advertise policy; only the test that
 	// proves the policy matters sets it.
 	allowExport bool
@@ -51,13 +54,10 @@ func NewCollector(cfg Config, log zerolog.Logger, reg prometheus.Registerer) (*C
 // Store returns the collector's route store.
 func (c *Collector) Store() *Store { return c.store }
 
-// StaticNeighbors returns the configured neighbors, whose End-of-RIB ends warm-up.
-func (c *Collector) StaticNeighbors() []netip.Addr {
-	out := make([]netip.Addr, 0, len(c.cfg.Neighbors))
-	for _, n := range c.cfg.Neighbors {
-		out = append(out, n.Address)
-	}
-	return out
+func (c *Collector) isStatic(addr netip.Addr) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.static[addr]
 }
 
 // Run starts the BGP server and runs until ctx ends.
@@ -113,15 +113,9 @@ func (c *Collector) start(ctx context.Context) error {
 			return fmt.Errorf("adding neighbor %s: %w", n.Address, err)
 		}
 	}
-	for i, d := range c.cfg.Dynamic {
-		group := fmt.Sprintf("dynamic-%d", i)
-		if err := c.srv.AddPeerGroup(ctx, &api.AddPeerGroupRequest{PeerGroup: c.peerGroup(group, d)}); err != nil {
-			return fmt.Errorf("adding peer group for dynamic range %s: %w", d.Prefix, err)
-		}
-		err := c.srv.AddDynamicNeighbor(ctx, &api.AddDynamicNeighborRequest{DynamicNeighbor: &api.DynamicNeighbor{
-			Prefix: d.Prefix.String(), PeerGroup: group}})
-		if err != nil {
-			return fmt.Errorf("adding dynamic range %s: %w", d.Prefix, err)
+	for _, d := range c.cfg.Dynamic {
+		if err := c.addRange(ctx, d); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -153,6 +147,8 @@ func (c *Collector) routeOf(p *api.Path) (validator.Route, bool) {
 // WarmedUp reports whether every static neighbor has sent End-of-RIB (with no
 // static neighbors, dynamic peers decide nothing: warm-up ends by timeout).
 func (c *Collector) WarmedUp() bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
 	if len(c.cfg.Neighbors) == 0 {
 		return false
 	}

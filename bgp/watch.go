@@ -54,7 +54,7 @@ func (c *Collector) onPeer(ctx context.Context, ev *api.WatchEventResponse_PeerE
 		return
 	}
 	state := strings.ToLower(strings.TrimPrefix(st.SessionState.String(), "SESSION_STATE_"))
-	dynamic := !c.static[addr]
+	dynamic := !c.isStatic(addr)
 	log := c.log.With().Str("peer", addr.String()).Uint32("asn", st.PeerAsn).Str("state", state).Logger()
 	if st.SessionState == api.PeerState_ESTABLISHED {
 		log.Info().Str("routerId", st.RouterId).Msg("BGP session established")

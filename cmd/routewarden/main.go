@@ -42,12 +42,31 @@ func usageErr(format string, args ...any) error {
 func run() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return execute(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	reload := make(chan struct{}, 1)
+	go func() {
+		for range hup {
+			select {
+			case reload <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	return executeWithReload(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, reload)
 }
 
 // execute runs the CLI with the given arguments and streams; tests call it directly.
 func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	cmd := newRootCmd(stdout, stderr)
+	return executeWithReload(ctx, args, stdin, stdout, stderr, nil)
+}
+
+// executeWithReload is execute with a channel that asks `run` to reload its
+// configuration (main sends on SIGHUP).
+func executeWithReload(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer,
+	reload <-chan struct{}) int {
+	cmd := newRootCmd(stdout, stderr, reload)
 	cmd.SetArgs(args)
 	cmd.SetIn(stdin)
 	err := cmd.ExecuteContext(ctx)

@@ -33,6 +33,7 @@ type pipeline struct {
 	loop       *continuous.Loop
 	dispatcher *alert.Dispatcher
 	http       *httpapi.Server
+	reloader   *reloader // nil without a config file
 }
 
 // newPipeline builds every component, so that configuration errors surface
@@ -110,10 +111,14 @@ func newRegistry() *prometheus.Registry {
 // run runs every component until ctx ends or one fails.
 func (p *pipeline) run(ctx context.Context) error {
 	g, ctx := errgroup.WithContext(ctx)
-	for name, run := range map[string]func(context.Context) error{
+	runs := map[string]func(context.Context) error{
 		"bgp": p.collector.Run, "kubernetes": p.cluster.Run, "validation": p.loop.Run,
 		"alerting": p.dispatcher.Run, "http": p.http.Run,
-	} {
+	}
+	if p.reloader != nil {
+		runs["config reload"] = p.reloader.Run
+	}
+	for name, run := range runs {
 		g.Go(func() error {
 			if err := run(ctx); err != nil {
 				return fmt.Errorf("%s: %w", name, err)

@@ -16,7 +16,7 @@ type globalFlags struct {
 	logLevel, logFormat string
 }
 
-func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+func newRootCmd(stdout, stderr io.Writer, reload <-chan struct{}) *cobra.Command {
 	g := &globalFlags{}
 	root := &cobra.Command{
 		Use:   "routewarden",
@@ -40,7 +40,7 @@ Exit codes: 0 nothing at or above --fail-on, 1 findings, 2 bad usage or unreadab
 	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	root.PersistentFlags().StringVar(&g.logFormat, "log-format", "auto",
 		"log format: auto (console on a terminal, JSON otherwise), console, json")
-	root.AddCommand(newCheckCmd(g), newValidateConfigCmd(g), newRunCmd(g), newDemoCmd(g))
+	root.AddCommand(newCheckCmd(g), newValidateConfigCmd(g), newRunCmd(g, reload), newDemoCmd(g))
 	return root
 }
 

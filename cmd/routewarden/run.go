@@ -1,6 +1,8 @@
 package main
 
 import (
+	"time"
+
 	"github.com/spf13/cobra"
 
 	"github.com/routewarden/routewarden/config"
@@ -11,7 +13,7 @@ type runFlags struct {
 	configFile, kubeconfig, kubeContext string
 }
 
-func newRunCmd(g *globalFlags) *cobra.Command {
+func newRunCmd(g *globalFlags, reload <-chan struct{}) *cobra.Command {
 	f := &runFlags{}
 	cmd := &cobra.Command{
 		Use:   "run --config FILE",
@@ -24,7 +26,9 @@ resolve when the routes and the cluster agree again.
 HTTP (http.listen, default :9479): /metrics, /healthz, /readyz, /api/v1/findings, /api/v1/routes,
 /api/v1/peers, /api/v1/nodes.
 
-Every configuration problem is reported before anything starts (exit 2).`,
+Every configuration problem is reported before anything starts (exit 2). On SIGHUP, or when the file's
+content changes, the config is re-read: rules, ranges, scope, hold-down, neighbors and dynamic ranges apply
+live (unaffected BGP sessions stay up); an invalid file is refused and the running config stays.`,
 		Example: `  routewarden run --config /etc/routewarden/routewarden.yaml
   routewarden run --config routewarden.yaml --kubeconfig ~/.kube/config --context prod-eu1`,
 		Args: cobra.NoArgs,
@@ -59,6 +63,10 @@ Every configuration problem is reported before anything starts (exit 2).`,
 			p, err := newPipeline(cfg, inv, nil, log, reg)
 			if err != nil {
 				return usageErr("%v", err)
+			}
+			if f.configFile != "" {
+				p.reloader = &reloader{path: f.configFile, current: cfg, p: p, log: log, signals: reload,
+					poll: 2 * time.Second}
 			}
 			return p.run(cmd.Context())
 		},

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -113,10 +114,10 @@ http: {listen: "%s"}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
-	var stderr strings.Builder
+	stderr := &syncBuffer{}
 	go func() {
 		done <- execute(ctx, []string{"run", "--config", cfgFile, "--log-format", "json"}, strings.NewReader(""),
-			&strings.Builder{}, &stderr)
+			&strings.Builder{}, stderr)
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -179,6 +180,26 @@ http: {listen: "%s"}
 		t.Fatal(err)
 	}
 	wait.For(t, "BGPMissingRoute", 60*time.Second, alertIn(am, "BGPMissingRoute", "10.244.3.0/24", "node3", true))
+
+	// Config reload: an invalid file is refused and the running config stays; a valid change
+	// (missing-route disabled) applies live, and every BGP session stays up.
+	original, _ := os.ReadFile(cfgFile)
+	if err := os.WriteFile(cfgFile, append(append([]byte(nil), original...), "rules: {bogus-rule: {}}\n"...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wait.True(t, "the invalid config to be refused", time.Minute, func() bool {
+		return strings.Contains(stderr.String(), "config reload refused")
+	})
+	if err := os.WriteFile(cfgFile, append(original, "rules: {missing-route: {enabled: false}}\n"...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wait.For(t, "BGPMissingRoute to resolve after the reload", 60*time.Second,
+		alertIn(am, "BGPMissingRoute", "10.244.3.0/24", "node3", false))
+	for i, s := range speakers {
+		if !s.Established(ctx) {
+			t.Errorf("node%d's session dropped during the reload", i)
+		}
+	}
 
 	// The Kubernetes API goes away: one RoutewardenInventoryUnavailable alert, nothing
 	// resolved or invented from the cache's silence; it comes back: the alert resolves.
@@ -271,4 +292,22 @@ func checkMetrics(t *testing.T, url string) {
 			t.Errorf("/metrics lacks %s", series)
 		}
 	}
+}
+
+// syncBuffer is a strings.Builder safe for the logger's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -75,6 +75,7 @@ type Loop struct {
 
 	mu    sync.RWMutex
 	state State
+	poke  chan struct{}
 }
 
 // New builds a loop; Run runs it.
@@ -92,7 +93,7 @@ func New(routes RouteSource, cluster ClusterSource, warm Warmup, opts Options, o
 		opts.Resync = 30 * time.Second
 	}
 	return &Loop{routes: routes, cluster: cluster, warm: warm, observers: observers, opts: opts,
-		tracker: newTracker(opts.HoldDown), state: State{WarmingUp: true}}
+		tracker: newTracker(opts.HoldDown), state: State{WarmingUp: true}, poke: make(chan struct{}, 1)}
 }
 
 // State returns the state after the last validation.
@@ -114,6 +115,7 @@ func (l *Loop) Run(ctx context.Context) error {
 			return nil
 		case <-l.routes.Changed():
 		case <-l.cluster.Changed():
+		case <-l.poke:
 		case <-timer.C:
 			pending = false
 			next := l.runOnce()
@@ -124,6 +126,18 @@ func (l *Loop) Run(ctx context.Context) error {
 			pending = true
 			timer.Reset(l.opts.Debounce)
 		}
+	}
+}
+
+// SetOptions replaces the validator options and the hold-down (a config
+// reload) and re-validates.
+func (l *Loop) SetOptions(v validator.Options, holdDown time.Duration) {
+	l.mu.Lock()
+	l.opts.Validator, l.opts.HoldDown = v, holdDown
+	l.mu.Unlock()
+	select {
+	case l.poke <- struct{}{}:
+	default:
 	}
 }
 
@@ -149,7 +163,10 @@ func (l *Loop) runOnce() time.Duration {
 			break
 		}
 		routes, _ := l.routes.Routes()
+		l.mu.RLock()
 		opts := l.opts.Validator
+		l.tracker.holdDown = l.opts.HoldDown
+		l.mu.RUnlock()
 		opts.Now = now
 		start := time.Now()
 		res := validator.Validate(cluster, routes, opts)

@@ -1,0 +1,51 @@
+package bgp
+
+import (
+	"context"
+	"net/netip"
+	"strings"
+	"testing"
+)
+
+// TestReconfigureKeepsUnaffectedSessions: adding a neighbor and a range leaves
+// an established session alone; a change that needs a restart is refused.
+func TestReconfigureKeepsUnaffectedSessions(t *testing.T) {
+	port := freePort(t)
+	cfg := testConfig(port, false)
+	c := startCollector(t, cfg, false)
+	a := startSpeaker(t, "127.0.1.51", 65010, port, 65000, false)
+	a.announce("10.244.51.0/24", "10.0.0.51")
+	eventually(t, "A's route", func() bool { return len(routesOf(c.Store(), "127.0.1.51")) == 1 })
+	since := peerInfo(c, "127.0.1.51").Since
+
+	next := cfg
+	next.Neighbors = []Neighbor{{Address: netip.MustParseAddr("127.0.2.52"), PeerSettings: PeerSettings{ASN: 65020}}}
+	next.Dynamic = append(append([]DynamicRange(nil), cfg.Dynamic...),
+		DynamicRange{Prefix: netip.MustParsePrefix("127.0.3.0/24"), PeerSettings: PeerSettings{ASN: 65030}})
+	if err := c.Reconfigure(context.Background(), next); err != nil {
+		t.Fatal(err)
+	}
+	b := startSpeaker(t, "127.0.2.52", 65020, port, 65000, false)
+	d := startSpeaker(t, "127.0.3.53", 65030, port, 65000, false)
+	eventually(t, "the new static neighbor and the new range to connect", func() bool {
+		return b.established() && d.established()
+	})
+	if p := peerInfo(c, "127.0.1.51"); p.State != "established" || !p.Since.Equal(since) || len(routesOf(c.Store(), "127.0.1.51")) != 1 {
+		t.Errorf("the unaffected session was disturbed: %+v", p)
+	}
+
+	restart := next
+	restart.ASN = 65001
+	if err := c.Reconfigure(context.Background(), restart); err == nil || !strings.Contains(err.Error(), "restart") {
+		t.Errorf("an ASN change was not refused: %v", err)
+	}
+}
+
+func peerInfo(c *Collector, addr string) PeerInfo {
+	for _, p := range c.Store().Peers() {
+		if p.Address.String() == addr {
+			return p
+		}
+	}
+	return PeerInfo{}
+}
