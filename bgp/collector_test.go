@@ -68,25 +68,55 @@ func TestPeerDownDropsRoutes(t *testing.T) {
 }
 
 // TestNeverAdvertises is the collector's safety property: a connected speaker
-// receives no prefix, even when another speaker announces routes. The control
-// case proves the check can fail: without the export policy, GoBGP does
-// re-advertise node A's routes to node B.
+// receives no prefix, even when another speaker announces routes, in every
+// configuration variant. The control case proves the check can fail: without
+// the export policy, GoBGP does re-advertise node A's routes to node B.
 func TestNeverAdvertises(t *testing.T) {
-	for _, tc := range []struct {
+	static := func(c *Config) {
+		c.Dynamic = nil
+		c.Neighbors = []Neighbor{{Address: netip.MustParseAddr("127.0.1.21"), PeerSettings: PeerSettings{ASN: 65010}},
+			{Address: netip.MustParseAddr("127.0.1.22"), PeerSettings: PeerSettings{ASN: 65020}}}
+	}
+	cases := []struct {
 		name        string
 		allowExport bool
-	}{{"collector", false}, {"control without the policy", true}} {
+		gr          bool
+		mutate      func(*Config)
+		asnA, asnB  uint32
+	}{
+		{name: "control without the policy", allowExport: true, asnA: 65010, asnB: 65020},
+		{name: "dynamic range, eBGP", asnA: 65010, asnB: 65020},
+		{name: "dynamic range, graceful restart", gr: true, asnA: 65010, asnB: 65020},
+		{name: "dynamic range, iBGP speakers", asnA: 65000, asnB: 65000},
+		{name: "fixed-ASN range", asnA: 65010, asnB: 65010,
+			mutate: func(c *Config) { c.Dynamic[0].ASN = 65010 }},
+		{name: "static neighbors", mutate: static, asnA: 65010, asnB: 65020},
+		{name: "static neighbors with hold time and max-prefix", asnA: 65010, asnB: 65020, mutate: func(c *Config) {
+			static(c)
+			for i := range c.Neighbors {
+				c.Neighbors[i].HoldTime, c.Neighbors[i].MaxPrefixes = 9*time.Second, 100
+			}
+		}},
+	}
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			port := freePort(t)
-			c := startCollector(t, testConfig(port, false), tc.allowExport)
-			a := startSpeaker(t, "127.0.1.21", 65010, port, 65000, false)
-			b := startSpeaker(t, "127.0.1.22", 65020, port, 65000, false)
+			cfg := testConfig(port, tc.gr)
+			if tc.mutate != nil {
+				tc.mutate(&cfg)
+			}
+			c := startCollector(t, cfg, tc.allowExport)
+			a := startSpeaker(t, "127.0.1.21", tc.asnA, port, 65000, tc.gr)
+			b := startSpeaker(t, "127.0.1.22", tc.asnB, port, 65000, tc.gr)
 			eventually(t, "both sessions", func() bool { return a.established() && b.established() })
 			a.announce("10.244.21.0/24", "10.0.0.21")
 			a.announce("fd00:10:244:21::/64", "fd00::21")
-			eventually(t, "A's routes at the collector", func() bool { return len(routesOf(c.Store(), "127.0.1.21")) == 2 })
+			b.announce("10.244.22.0/24", "10.0.0.22")
+			eventually(t, "the routes at the collector", func() bool {
+				return len(routesOf(c.Store(), "127.0.1.21")) == 2 && len(routesOf(c.Store(), "127.0.1.22")) == 1
+			})
 			if tc.allowExport {
-				eventually(t, "B to receive A's routes without the policy", func() bool { return b.received() == 2 })
+				eventually(t, "B to receive A's routes without the policy", func() bool { return b.received() >= 2 })
 				return
 			}
 			// Give a leak every chance to arrive: GoBGP sends updates at once.
@@ -95,5 +125,27 @@ func TestNeverAdvertises(t *testing.T) {
 				t.Fatalf("the collector advertised routes: B received %d, A received %d", n, m)
 			}
 		})
+	}
+}
+
+// TestUnauthorizedPeersGetNoSession: a speaker outside every configured range,
+// or with another ASN than its range requires, never gets a session.
+func TestUnauthorizedPeersGetNoSession(t *testing.T) {
+	port := freePort(t)
+	cfg := testConfig(port, false)
+	cfg.Dynamic[0].ASN = 65010
+	c := startCollector(t, cfg, false)
+	ok := startSpeaker(t, "127.0.1.61", 65010, port, 65000, false)
+	outside := startSpeaker(t, "127.0.9.61", 65010, port, 65000, false)
+	wrongASN := startSpeaker(t, "127.0.1.62", 65099, port, 65000, false)
+	outside.announce("10.244.61.0/24", "10.0.0.61")
+	wrongASN.announce("10.244.62.0/24", "10.0.0.62")
+	eventually(t, "the authorized session", ok.established)
+	time.Sleep(3 * time.Second) // several connect retries of the others
+	if outside.established() || wrongASN.established() {
+		t.Fatalf("an unauthorized speaker got a session: outside %v, wrong ASN %v", outside.established(), wrongASN.established())
+	}
+	if rs, _ := c.Store().Routes(); len(rs) != 0 {
+		t.Fatalf("routes from unauthorized speakers: %v", rs)
 	}
 }
