@@ -2,8 +2,9 @@
 # Installs what routewarden's tests need, idempotently, with a cache:
 #   - Debian packages (only the missing ones; apt-get update only when needed),
 #   - kube-apiserver, kubectl and etcd built from the Go module proxy into
-#     ${ROUTEWARDEN_CACHE:-$HOME/.cache/routewarden}/bin (hack/tools/kube.sh; ~6 min cold, seconds warm).
-# Prints the environment the tests read (KUBE_APISERVER, KUBECTL, ETCD) as shell assignments.
+#     ${ROUTEWARDEN_CACHE:-$HOME/.cache/routewarden}/bin (hack/tools/kube.sh; ~6 min cold, seconds warm),
+#   - helm built from the Go module proxy into the same directory (hack/tools/helm.sh; ~3.5 min cold).
+# Prints the environment the tests read (KUBE_APISERVER, KUBECTL, ETCD, HELM) as shell assignments.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
@@ -21,3 +22,4 @@ if ((${#missing[@]})); then
 fi
 
 "$here/tools/kube.sh" --env
+"$here/tools/helm.sh" --env
