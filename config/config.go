@@ -25,6 +25,8 @@ type KubernetesConfig struct {
 	Context    string `mapstructure:"context" yaml:"context"`
 	// TombstoneTTL is how long deleted nodes are remembered for findings.
 	TombstoneTTL time.Duration `mapstructure:"tombstoneTTL" yaml:"tombstoneTTL"`
+	// CiliumNamespace is where the cilium-config ConfigMap lives.
+	CiliumNamespace string `mapstructure:"ciliumNamespace" yaml:"ciliumNamespace"`
 }
 
 // ValidationConfig tunes continuous validation (run).
@@ -140,6 +142,7 @@ var defaults = map[string]any{
 	"bgp.gracefulRestart.enabled": true,
 	"log.level":                   "info",
 	"kubernetes.tombstoneTTL":     "1h",
+	"kubernetes.ciliumNamespace":  "kube-system",
 	"validation.holdDown":         "30s",
 	"validation.warmupTimeout":    "2m",
 	"validation.debounce":         "20ms",

@@ -14,18 +14,26 @@ type ClusterOptions struct {
 	ModeSource string
 	// PodRanges are added to the ranges found in the objects.
 	PodRanges []netip.Prefix
+	// CiliumNamespace is where cilium-config lives (default kube-system).
+	CiliumNamespace string
 }
 
-// CiliumConfig returns the kube-system/cilium-config ConfigMap, if present.
+// CiliumConfig returns the cilium-config ConfigMap, if present.
 func (o *Objects) CiliumConfig() *Sourced[ConfigMap] { return o.configMap("cilium-config") }
 
-// LegacyBGPConfigMap returns the kube-system/bgp-config ConfigMap, if present.
+// LegacyBGPConfigMap returns the bgp-config ConfigMap, if present.
 func (o *Objects) LegacyBGPConfigMap() *Sourced[ConfigMap] { return o.configMap("bgp-config") }
 
+// configMap finds a ConfigMap by name in Cilium's namespace (kube-system unless
+// Objects.CiliumNamespace says otherwise; objects without a namespace match).
 func (o *Objects) configMap(name string) *Sourced[ConfigMap] {
+	ns := o.CiliumNamespace
+	if ns == "" {
+		ns = "kube-system"
+	}
 	for i := range o.ConfigMaps {
 		m := o.ConfigMaps[i].Object.Metadata
-		if m.Name == name && (m.Namespace == "kube-system" || m.Namespace == "") {
+		if m.Name == name && (m.Namespace == ns || m.Namespace == "") {
 			return &o.ConfigMaps[i]
 		}
 	}
@@ -35,6 +43,9 @@ func (o *Objects) configMap(name string) *Sourced[ConfigMap] {
 // IPAM resolves the IPAM mode and pod ranges: the explicit setting first, then
 // cilium-config, then Cilium's default (cluster-pool).
 func (o *Objects) IPAM(opts ClusterOptions) (validator.IPAM, error) {
+	if opts.CiliumNamespace != "" {
+		o.CiliumNamespace = opts.CiliumNamespace
+	}
 	ipam := validator.IPAM{Mode: opts.IPAMMode, ModeSource: opts.ModeSource}
 	cfg := o.CiliumConfig()
 	if ipam.Mode == "" && cfg != nil && cfg.Object.Data["ipam"] != "" {

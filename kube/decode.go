@@ -43,6 +43,8 @@ type Objects struct {
 	BGPPeeringPols []Sourced[BGPPeeringPolicy]
 	// Ignored counts objects of kinds routewarden does not read, by kind.
 	Ignored map[string]int
+	// CiliumNamespace is where cilium-config and bgp-config live; default kube-system.
+	CiliumNamespace string
 }
 
 // ReadFiles decodes every file ("-" is standard input) into one Objects.

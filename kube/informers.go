@@ -45,10 +45,14 @@ func (i *Inventory) resources() ([]schema.GroupVersionResource, error) {
 }
 
 // startInformers starts one informer per resource; the ConfigMap informer only
-// sees kube-system/cilium-config (RBAC restricts it to that name).
+// sees cilium-config in Cilium's namespace (RBAC restricts it to that name).
 func (i *Inventory) startInformers(ctx context.Context, gvrs []schema.GroupVersionResource) func() bool {
 	all := dynamicinformer.NewDynamicSharedInformerFactory(i.dyn, 0)
-	cfg := dynamicinformer.NewFilteredDynamicSharedInformerFactory(i.dyn, 0, "kube-system",
+	ns := i.opts.Cluster.CiliumNamespace
+	if ns == "" {
+		ns = "kube-system"
+	}
+	cfg := dynamicinformer.NewFilteredDynamicSharedInformerFactory(i.dyn, 0, ns,
 		func(o *metav1.ListOptions) { o.FieldSelector = "metadata.name=cilium-config" })
 	var synced []cache.InformerSynced
 	for _, gvr := range gvrs {

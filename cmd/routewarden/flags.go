@@ -29,7 +29,7 @@ func (r reportFlags) parse(formats ...string) (validator.Severity, error) {
 // clusterOptions resolves the IPAM mode (--ipam-mode, then the config file)
 // and the configured pod ranges.
 func clusterOptions(cfg *config.Config, ipamFlag string) kube.ClusterOptions {
-	opts := kube.ClusterOptions{PodRanges: cfg.PodRanges()}
+	opts := kube.ClusterOptions{PodRanges: cfg.PodRanges(), CiliumNamespace: cfg.Kubernetes.CiliumNamespace}
 	switch {
 	case ipamFlag != "":
 		opts.IPAMMode, opts.ModeSource = validator.IPAMMode(ipamFlag), "--ipam-mode"

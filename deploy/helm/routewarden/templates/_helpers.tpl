@@ -67,6 +67,9 @@ It fails on plain secrets in values and on settings that cannot work.
 {{- $secrets := dict }}
 {{- $bgp := $cfg.bgp | default dict }}
 {{- $_ := set $cfg "bgp" $bgp }}
+{{- $kube := $cfg.kubernetes | default dict }}
+{{- $_ := set $kube "ciliumNamespace" $v.ciliumNamespace }}
+{{- $_ := set $cfg "kubernetes" $kube }}
 {{- if not $bgp.listenPort }}
 {{- $_ := set $bgp "listenPort" (ternary 179 1179 (eq $v.bgp.hostNetwork true)) }}
 {{- end }}
