@@ -8,11 +8,18 @@ RUN go mod download
 COPY . .
 ARG VERSION=dev
 RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /out/routewarden ./cmd/routewarden
+# A non-root process gets no ambient capabilities from containerd or CRI-O: to bind BGP's port 179 the binary
+# itself must carry cap_net_bind_service (then the pod must add NET_BIND_SERVICE, or the binary will not start).
+# The default image needs no capability and listens on 1179 (the chart's BGP Service maps 179 to it).
+ARG NET_BIND_SERVICE=false
+RUN if [ "$NET_BIND_SERVICE" = true ]; then \
+      apt-get update && apt-get install -y --no-install-recommends libcap2-bin && \
+      setcap cap_net_bind_service=+ep /out/routewarden; fi
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/routewarden /usr/local/bin/routewarden
 USER 65532:65532
-# 9479: metrics and API; 179 (or the configured bgp.listenPort): BGP. Binding 179 needs NET_BIND_SERVICE.
-EXPOSE 9479 179
+# 9479: metrics and API; 1179 (the chart's default bgp.listenPort): BGP.
+EXPOSE 9479 1179
 ENTRYPOINT ["/usr/local/bin/routewarden"]
 CMD ["run", "--config", "/etc/routewarden/routewarden.yaml"]

@@ -71,7 +71,7 @@ It fails on plain secrets in values and on settings that cannot work.
 {{- $_ := set $kube "ciliumNamespace" $v.ciliumNamespace }}
 {{- $_ := set $cfg "kubernetes" $kube }}
 {{- if not $bgp.listenPort }}
-{{- $_ := set $bgp "listenPort" (ternary 179 1179 (eq $v.bgp.hostNetwork true)) }}
+{{- $_ := set $bgp "listenPort" 1179 }}
 {{- end }}
 {{- $port := int $bgp.listenPort }}
 {{- $routerIdFromPodIP := false }}
