@@ -104,15 +104,8 @@ func runFRR(ctx context.Context, cfg *config, spec *Spec, dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(dir, "routes.frr.json"), v4); err != nil {
+	if err := writeFamilyDumps(dir, "frr", v4, v6, spec.hasV6()); err != nil {
 		return err
-	}
-	if spec.hasV6() {
-		if err := writeFile(filepath.Join(dir, "routes.frr-v6.json"), v6); err != nil {
-			return err
-		}
-	} else {
-		os.Remove(filepath.Join(dir, "routes.frr-v6.json"))
 	}
 
 	// A one-off MRT TABLE_DUMP_V2 dump of the RIB (no interval = dump now).

@@ -109,15 +109,8 @@ func runGoBGP(ctx context.Context, cfg *config, spec *Spec, dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(dir, "routes.gobgp.json"), v4); err != nil {
+	if err := writeFamilyDumps(dir, "gobgp", v4, v6, spec.hasV6()); err != nil {
 		return err
-	}
-	if spec.hasV6() {
-		if err := writeFile(filepath.Join(dir, "routes.gobgp-v6.json"), v6); err != nil {
-			return err
-		}
-	} else {
-		os.Remove(filepath.Join(dir, "routes.gobgp-v6.json"))
 	}
 	if err := writeFile(filepath.Join(dir, "routes.gobgp-adjin.json"), adj); err != nil {
 		return err

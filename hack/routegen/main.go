@@ -160,3 +160,17 @@ func writeFile(path string, b []byte) error {
 	}
 	return os.Rename(tmp, path)
 }
+
+// writeFamilyDumps writes routes.BASE.json (IPv4) and, when the scenario has
+// IPv6 routes, routes.BASE-v6.json; without IPv6 a stale v6 dump is removed.
+func writeFamilyDumps(dir, base string, v4, v6 []byte, hasV6 bool) error {
+	if err := writeFile(filepath.Join(dir, "routes."+base+".json"), v4); err != nil {
+		return err
+	}
+	v6Path := filepath.Join(dir, "routes."+base+"-v6.json")
+	if !hasV6 {
+		os.Remove(v6Path)
+		return nil
+	}
+	return writeFile(v6Path, v6)
+}
