@@ -84,23 +84,12 @@ go=$goversion
 mod=$(cat "$mod/go.mod" "$mod/go.sum" | sha256sum | cut -d' ' -f1)
 ldflags=$ldflags"
 
-if [[ $force == 0 && -x $bin/helm && -f $bin/.stamp-helm && $(cat "$bin/.stamp-helm") == "$stamp" ]]; then
+# shellcheck source=lib.sh
+source "$here/lib.sh"
+if stamp_ok helm "$stamp" helm; then
 	log "helm $HELM_VERSION up to date"
 else
-	rm -f "$bin/.stamp-helm"
-	tmp=$(mktemp -d "$bin/.build-helm.XXXXXX")
-	trap 'rm -rf "$tmp"' EXIT
-	start=$(date +%s)
-	log "building helm $HELM_VERSION with $goversion; this takes a few minutes on a cold cache"
-	pflag=()
-	[[ -n ${ROUTEWARDEN_BUILD_P:-} ]] && pflag=(-p "$ROUTEWARDEN_BUILD_P")
-	if ! go -C "$mod" build "${pflag[@]}" -trimpath -ldflags "$ldflags" -o "$tmp/helm" helm.sh/helm/v3/cmd/helm; then
-		log "building helm failed"
-		exit 1
-	fi
-	mv -f "$tmp/helm" "$bin/helm"
-	printf '%s\n' "$stamp" >"$bin/.stamp-helm"
-	log "built helm in $(($(date +%s) - start))s"
+	build helm "$mod" "$ldflags" "$stamp" helm.sh/helm/v3/cmd/helm
 fi
 
 if [[ $mode == env ]]; then
