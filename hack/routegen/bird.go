@@ -49,20 +49,13 @@ func runBIRD(ctx context.Context, cfg *config, spec *Spec, dir string) error {
 		}
 		return out, err
 	}
-	if err := poll(ctx, 20*time.Second, "bird start", func() (bool, string, error) {
-		if err := p.alive(logPath); err != nil {
-			return false, "", err
-		}
+	ss, err := whenUp(ctx, p, logPath, "bird start", spec, port, func() (bool, string) {
 		out, err := birdc("show", "status")
 		if err != nil || !bytes.Contains(out, []byte("Daemon is up and running")) {
-			return false, fmt.Sprintf("%v %s", err, out), nil
+			return false, fmt.Sprintf("%v %s", err, out)
 		}
-		return true, "", nil
-	}); err != nil {
-		return err
-	}
-
-	ss, err := startSpeakers(ctx, spec, port)
+		return true, ""
+	})
 	if err != nil {
 		return err
 	}

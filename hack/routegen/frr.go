@@ -48,20 +48,13 @@ func runFRR(ctx context.Context, cfg *config, spec *Spec, dir string) error {
 		}
 		return run(ctx, argv...)
 	}
-	if err := poll(ctx, 20*time.Second, "bgpd start", func() (bool, string, error) {
-		if err := p.alive(logPath); err != nil {
-			return false, "", err
-		}
+	ss, err := whenUp(ctx, p, logPath, "bgpd start", spec, port, func() (bool, string) {
 		out, err := vtysh("show bgp summary json")
 		if err != nil {
-			return false, err.Error(), nil
+			return false, err.Error()
 		}
-		return true, string(out), nil
-	}); err != nil {
-		return err
-	}
-
-	ss, err := startSpeakers(ctx, spec, port)
+		return true, string(out)
+	})
 	if err != nil {
 		return err
 	}

@@ -48,20 +48,13 @@ func runGoBGP(ctx context.Context, cfg *config, spec *Spec, dir string) error {
 		return run(ctx, append([]string{gobgp, "-u", "127.0.0.1", "-p", fmt.Sprint(apiPort)}, args...)...)
 	}
 	// Ready when the API answers and all neighbors are configured.
-	if err := poll(ctx, 20*time.Second, "gobgpd start", func() (bool, string, error) {
-		if err := p.alive(logPath); err != nil {
-			return false, "", err
-		}
+	ss, err := whenUp(ctx, p, logPath, "gobgpd start", spec, port, func() (bool, string) {
 		out, err := cli("neighbor", "-j")
 		if err != nil {
-			return false, err.Error(), nil
+			return false, err.Error()
 		}
-		return true, string(out), nil
-	}); err != nil {
-		return err
-	}
-
-	ss, err := startSpeakers(ctx, spec, port)
+		return true, string(out)
+	})
 	if err != nil {
 		return err
 	}

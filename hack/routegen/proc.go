@@ -154,3 +154,20 @@ func (p *proc) alive(logPath string) error {
 	}
 	return nil
 }
+
+// whenUp waits until the daemon is alive and ready (ready says what it
+// answered), then starts the scenario's speakers against it.
+func whenUp(ctx context.Context, p *proc, logPath, what string, spec *Spec, port int,
+	ready func() (bool, string)) (*speakers, error) {
+	err := poll(ctx, 20*time.Second, what, func() (bool, string, error) {
+		if err := p.alive(logPath); err != nil {
+			return false, "", err
+		}
+		ok, said := ready()
+		return ok, said, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return startSpeakers(ctx, spec, port)
+}
