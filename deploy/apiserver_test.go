@@ -158,21 +158,7 @@ func runWithServiceAccount(t *testing.T, env *testkube.Env, kubeconfig string) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	// A Ready node whose CiliumNode has a CIDR nobody announces: missing-route fires.
-	env.Apply(t, writeTemp(t, "node.yaml", `apiVersion: v1
-kind: Node
-metadata: {name: node1}
-status:
-  addresses: [{type: InternalIP, address: 10.0.0.11}]
-  conditions: [{type: Ready, status: "True", reason: KubeletReady, message: ready,
-    lastHeartbeatTime: "2026-11-20T10:00:00Z", lastTransitionTime: "2026-11-20T09:00:00Z"}]
----
-apiVersion: cilium.io/v2
-kind: CiliumNode
-metadata: {name: node1}
-spec:
-  addresses: [{type: InternalIP, ip: 10.0.0.11}]
-  ipam: {podCIDRs: [10.244.1.0/24]}
-`))
+	env.Apply(t, writeTemp(t, "node.yaml", testkube.NodeManifest(1)+"---\n"+testkube.CiliumNodeManifest(1)))
 
 	// The chart's config, with what differs on a test machine: addresses on 127.0.0.1, the token's kubeconfig,
 	// a static neighbor that never connects (its session state is a metric), no hold-down, the Alertmanager.

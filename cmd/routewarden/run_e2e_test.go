@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/routewarden/routewarden/internal/wait"
 	"io"
 	"net/http"
 	"net/netip"
@@ -18,33 +17,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/routewarden/routewarden/internal/wait"
+
 	"github.com/rs/zerolog"
 
 	"github.com/routewarden/routewarden/bgp"
 	"github.com/routewarden/routewarden/internal/testam"
 	"github.com/routewarden/routewarden/internal/testkube"
 )
-
-func e2eNode(i int) string {
-	return fmt.Sprintf(`apiVersion: v1
-kind: Node
-metadata: {name: node%[1]d, labels: {kubernetes.io/os: linux}}
-status:
-  addresses: [{type: InternalIP, address: 10.0.0.1%[1]d}]
-  conditions: [{type: Ready, status: "True", reason: KubeletReady, message: ready,
-    lastHeartbeatTime: "2026-11-20T10:00:00Z", lastTransitionTime: "2026-11-20T09:00:00Z"}]
-`, i)
-}
-
-func e2eCiliumNode(i int) string {
-	return fmt.Sprintf(`apiVersion: cilium.io/v2
-kind: CiliumNode
-metadata: {name: node%[1]d}
-spec:
-  addresses: [{type: InternalIP, ip: 10.0.0.1%[1]d}]
-  ipam: {podCIDRs: [10.244.%[1]d.0/24]}
-`, i)
-}
 
 const e2eCiliumConfig = `apiVersion: v1
 kind: ConfigMap
@@ -89,7 +69,7 @@ func TestRunEndToEnd(t *testing.T) {
 	env.InstallCiliumCRDs(t)
 	docs := []string{e2eCiliumConfig}
 	for i := 1; i <= 3; i++ {
-		docs = append(docs, e2eNode(i), e2eCiliumNode(i))
+		docs = append(docs, testkube.NodeManifest(i), testkube.CiliumNodeManifest(i))
 	}
 	env.Apply(t, writeFile(t, "cluster.yaml", strings.Join(docs, "---\n")))
 	am := testam.Start(t, "")
@@ -168,7 +148,7 @@ http: {listen: "%s"}
 		t.Fatal(out)
 	}
 	wait.For(t, "BGPStaleRoute in Alertmanager", 60*time.Second, alertIn(am, "BGPStaleRoute", "10.244.2.0/24", "", true))
-	env.Apply(t, writeFile(t, "node2.yaml", e2eNode(2)))
+	env.Apply(t, writeFile(t, "node2.yaml", testkube.NodeManifest(2)))
 	wait.For(t, "BGPStaleRoute to resolve", 60*time.Second, alertIn(am, "BGPStaleRoute", "10.244.2.0/24", "", false))
 
 	// A speaker announcing another node's CIDR: BGPForeignCIDR.

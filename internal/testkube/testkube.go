@@ -135,3 +135,27 @@ func (e *Env) Restart(t testing.TB) {
 		t.Fatalf("restarting kube-apiserver and etcd: %v\n%s", err, out)
 	}
 }
+
+// NodeManifest is a Ready Node "nodeI" at 10.0.0.1I (status included; Apply
+// writes it through the status subresource).
+func NodeManifest(i int) string {
+	return fmt.Sprintf(`apiVersion: v1
+kind: Node
+metadata: {name: node%[1]d, labels: {kubernetes.io/os: linux}}
+status:
+  addresses: [{type: InternalIP, address: 10.0.0.1%[1]d}]
+  conditions: [{type: Ready, status: "True", reason: KubeletReady, message: ready,
+    lastHeartbeatTime: "2026-11-20T10:00:00Z", lastTransitionTime: "2026-11-20T09:00:00Z"}]
+`, i)
+}
+
+// CiliumNodeManifest is nodeI's CiliumNode, with pod CIDR 10.244.I.0/24.
+func CiliumNodeManifest(i int) string {
+	return fmt.Sprintf(`apiVersion: cilium.io/v2
+kind: CiliumNode
+metadata: {name: node%[1]d}
+spec:
+  addresses: [{type: InternalIP, ip: 10.0.0.1%[1]d}]
+  ipam: {podCIDRs: [10.244.%[1]d.0/24]}
+`, i)
+}
