@@ -1,7 +1,6 @@
 package alert
 
 import (
-	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -12,7 +11,6 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"github.com/routewarden/routewarden/internal/wait"
 	"io"
 	"math/big"
 	"net/http"
@@ -22,6 +20,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/routewarden/routewarden/internal/logbuf"
+	"github.com/routewarden/routewarden/internal/wait"
 
 	amtemplate "github.com/prometheus/alertmanager/template"
 	"github.com/prometheus/client_golang/prometheus"
@@ -48,29 +49,11 @@ func testAlert(i int) Alert {
 	}, FindingOptions{Cluster: "test", RunbookBase: "https://example.com/runbook", GeneratorURL: "http://routewarden/"})
 }
 
-// syncBuffer is a log destination safe for concurrent writers.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // runDispatcher starts a Dispatcher whose log goes to the test log and to the
 // returned buffer; it is stopped, and Run's result checked, when the test ends.
-func runDispatcher(t *testing.T, cfg DispatcherConfig, sinks []Sink, reg prometheus.Registerer) (*Dispatcher, *syncBuffer) {
+func runDispatcher(t *testing.T, cfg DispatcherConfig, sinks []Sink, reg prometheus.Registerer) (*Dispatcher, *logbuf.Buffer) {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &logbuf.Buffer{}
 	log := zerolog.New(io.MultiWriter(zerolog.NewTestWriter(t), logs))
 	d, err := NewDispatcher(cfg, sinks, log, reg)
 	if err != nil {

@@ -2,11 +2,12 @@ package bgp
 
 import (
 	"context"
-	"github.com/routewarden/routewarden/internal/wait"
-	"net"
 	"net/netip"
 	"testing"
 	"time"
+
+	"github.com/routewarden/routewarden/internal/loopback"
+	"github.com/routewarden/routewarden/internal/wait"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
@@ -16,16 +17,6 @@ import (
 type speaker struct {
 	t testing.TB
 	*Speaker
-}
-
-func freePort(t testing.TB) int32 {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return int32(l.Addr().(*net.TCPAddr).Port)
 }
 
 func startSpeaker(t testing.TB, local string, asn uint32, collectorPort int32, collectorASN uint32, gr bool) *speaker {
@@ -85,3 +76,5 @@ func eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	wait.True(t, what, 30*time.Second, cond)
 }
+
+func freePort(t testing.TB) int32 { return loopback.FreePort(t) }

@@ -18,6 +18,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/routewarden/routewarden/internal/loopback"
 	"github.com/routewarden/routewarden/internal/testam"
 	"github.com/routewarden/routewarden/internal/testkube"
 	"github.com/routewarden/routewarden/internal/wait"
@@ -167,7 +168,7 @@ func runWithServiceAccount(t *testing.T, env *testkube.Env, kubeconfig string) {
 	if err := yaml.Unmarshal([]byte(asString(dig(cm, "data", "routewarden.yaml"))), &cfg); err != nil {
 		t.Fatal(err)
 	}
-	httpAddr, bgpAddr := testam.FreeAddr(t), testam.FreeAddr(t)
+	httpAddr, bgpAddr := loopback.FreeAddr(t), loopback.FreeAddr(t)
 	_, bgpPort, _ := strings.Cut(bgpAddr, ":")
 	port, _ := strconv.Atoi(bgpPort)
 	asMap(cfg["kubernetes"])["kubeconfig"] = kubeconfig

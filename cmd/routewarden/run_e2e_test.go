@@ -13,9 +13,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/routewarden/routewarden/internal/logbuf"
+	"github.com/routewarden/routewarden/internal/loopback"
 
 	"github.com/routewarden/routewarden/internal/wait"
 
@@ -74,8 +76,8 @@ func TestRunEndToEnd(t *testing.T) {
 	env.Apply(t, writeFile(t, "cluster.yaml", strings.Join(docs, "---\n")))
 	am := testam.Start(t, "")
 
-	bgpPort := freePort(t)
-	httpAddr := testam.FreeAddr(t)
+	bgpPort := loopback.FreePort(t)
+	httpAddr := loopback.FreeAddr(t)
 	cfgFile := writeFile(t, "routewarden.yaml", fmt.Sprintf(`cluster: {name: e2e}
 bgp:
   asn: 65000
@@ -94,7 +96,7 @@ http: {listen: "%s"}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
-	stderr := &syncBuffer{}
+	stderr := &logbuf.Buffer{}
 	go func() {
 		done <- execute(ctx, []string{"run", "--config", cfgFile, "--log-format", "json"}, strings.NewReader(""),
 			&strings.Builder{}, stderr)
@@ -237,15 +239,6 @@ func getJSON(url string, into any) error {
 	return json.NewDecoder(resp.Body).Decode(into)
 }
 
-func freePort(t *testing.T) int32 {
-	t.Helper()
-	addr := testam.FreeAddr(t)
-	_, port, _ := strings.Cut(addr, ":")
-	var p int32
-	fmt.Sscan(port, &p)
-	return p
-}
-
 // checkMetrics runs promtool check metrics on what /metrics serves, and checks
 // the series the deploy's alerting rules use are there.
 func checkMetrics(t *testing.T, url string) {
@@ -272,22 +265,4 @@ func checkMetrics(t *testing.T, url string) {
 			t.Errorf("/metrics lacks %s", series)
 		}
 	}
-}
-
-// syncBuffer is a strings.Builder safe for the logger's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -16,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/routewarden/routewarden/internal/loopback"
 )
 
 // Alertmanager is a real Alertmanager run by a test on 127.0.0.1, with
@@ -56,7 +57,7 @@ func Start(t testing.TB, webhookURL string) *Alertmanager {
 	t.Helper()
 	a := &Alertmanager{t: t, bin: RequireBinary(t, "ALERTMANAGER", "/usr/bin/prometheus-alertmanager",
 		"prometheus-alertmanager"), dir: t.TempDir()}
-	a.addr = FreeAddr(t)
+	a.addr = loopback.FreeAddr(t)
 	a.logPath = filepath.Join(a.dir, "alertmanager.log")
 	receiver := "  - name: test\n"
 	if webhookURL != "" {
@@ -78,16 +79,6 @@ func Start(t testing.TB, webhookURL string) *Alertmanager {
 	})
 	a.Start(false)
 	return a
-}
-
-func FreeAddr(t testing.TB) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 // URL is Alertmanager's base URL.
