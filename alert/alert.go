@@ -105,6 +105,11 @@ var alertNames = map[validator.RuleID]string{
 	validator.RuleMissingRoute:    "BGPMissingRoute",
 	validator.RulePodCIDRDrift:    "BGPPodCIDRDrift",
 	validator.RuleDuplicateOrigin: "BGPDuplicateOrigin",
+
+	validator.RuleStaleVIP:            "BGPStaleVIP",
+	validator.RuleMissingVIP:          "BGPMissingVIP",
+	validator.RuleVIPWithoutEndpoints: "BGPVIPWithoutEndpoints",
+	validator.RuleVIPWrongNode:        "BGPVIPWrongNode",
 }
 
 // AlertName returns the alertname label of a rule's findings. A rule without

@@ -25,7 +25,8 @@ func checkCanI(t *testing.T, env *testkube.Env) {
 	}
 	var qs []q
 	for _, r := range []string{"nodes", "ciliumnodes.cilium.io", "ciliumpodippools.cilium.io",
-		"ciliumloadbalancerippools.cilium.io", "configmaps/cilium-config"} {
+		"ciliumloadbalancerippools.cilium.io", "configmaps/cilium-config", "services", "endpointslices.discovery.k8s.io",
+		"ciliumbgpadvertisements.cilium.io", "ciliumbgppeerconfigs.cilium.io", "ciliumbgppeeringpolicies.cilium.io"} {
 		ns := ""
 		if strings.HasPrefix(r, "configmaps") {
 			ns = "kube-system"
@@ -37,7 +38,7 @@ func checkCanI(t *testing.T, env *testkube.Env) {
 			qs = append(qs, q{v, r, ns, false})
 		}
 	}
-	for _, r := range []string{"pods", "services", "deployments.apps", "ciliumbgpclusterconfigs.cilium.io"} {
+	for _, r := range []string{"pods", "endpoints", "deployments.apps", "ciliumbgpclusterconfigs.cilium.io"} {
 		for _, v := range []string{"get", "list", "create", "delete"} {
 			qs = append(qs, q{v, r, "", false})
 		}
@@ -93,6 +94,11 @@ func checkCanI(t *testing.T, env *testkube.Env) {
 	wg.Wait()
 }
 
+// vipRules are what the VIP rules read, cluster-wide: Services, their EndpointSlices and Cilium's BGP objects.
+var vipRules = map[string]string{"services []": "[get list watch]", "endpointslices.discovery.k8s.io []": "[get list watch]",
+	"ciliumbgpadvertisements.cilium.io []": "[get list watch]", "ciliumbgppeerconfigs.cilium.io []": "[get list watch]",
+	"ciliumbgppeeringpolicies.cilium.io []": "[get list watch]"}
+
 // checkCanIList: the complete list of what the ServiceAccount may do, in kube-system and cluster-wide, is the
 // chart's rules plus Kubernetes' defaults for every authenticated user (self reviews, discovery).
 func checkCanIList(t *testing.T, env *testkube.Env) {
@@ -111,6 +117,9 @@ func checkCanIList(t *testing.T, env *testkube.Env) {
 			"nodes []": "[get list watch]", "ciliumnodes.cilium.io []": "[get list watch]",
 			"ciliumpodippools.cilium.io []": "[get list watch]", "ciliumloadbalancerippools.cilium.io []": "[get list watch]"},
 	} {
+		for k, v := range vipRules {
+			want[k] = v
+		}
 		out := mustKubectl(t, env, "auth", "can-i", "--list", "--as="+chartSAUser, "-n", ns)
 		got := map[string]string{}
 		for _, line := range strings.Split(out, "\n")[1:] {
@@ -180,6 +189,11 @@ func checkWithToken(t *testing.T, env *testkube.Env, kubeconfig string) {
 		"/apis/cilium.io/v2/ciliumnodes?watch=true&timeoutSeconds=1",
 		"/apis/cilium.io/v2alpha1/ciliumpodippools",
 		"/apis/cilium.io/v2/ciliumloadbalancerippools",
+		"/api/v1/services?watch=true&timeoutSeconds=1",
+		"/apis/discovery.k8s.io/v1/endpointslices?limit=500",
+		"/apis/cilium.io/v2/ciliumbgpadvertisements",
+		"/apis/cilium.io/v2/ciliumbgppeerconfigs?watch=true&timeoutSeconds=1",
+		"/apis/cilium.io/v2alpha1/ciliumbgppeeringpolicies",
 	} {
 		out, err := run("get", "--raw", path)
 		if err != nil {

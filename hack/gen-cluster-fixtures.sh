@@ -20,7 +20,10 @@
 #   5. write, into the scenario directory:
 #        cluster.json        kubectl get nodes,ciliumnodes.cilium.io,
 #                            ciliumpodippools.cilium.io,
-#                            ciliumloadbalancerippools.cilium.io -o json
+#                            ciliumloadbalancerippools.cilium.io -A -o json
+#                            (plus services, endpointslices.discovery.k8s.io,
+#                            ciliumbgpadvertisements and ciliumbgppeerconfigs
+#                            when the input has a Service)
 #        cilium-config.yaml  kubectl -n kube-system get configmap cilium-config -o yaml
 #                            (only when the input has that ConfigMap)
 # The output is the real apiserver output, so uid, resourceVersion and
@@ -165,8 +168,14 @@ gen_one() {
 	set_status "$work/docs" "$work/status"
 	k -n kube-system get configmap cilium-config >/dev/null 2>&1 && has_cm=1
 
-	k get nodes,ciliumnodes.cilium.io,ciliumpodippools.cilium.io,ciliumloadbalancerippools.cilium.io \
-		-o json >"$work/cluster.json"
+	local kinds=nodes,ciliumnodes.cilium.io,ciliumpodippools.cilium.io,ciliumloadbalancerippools.cilium.io
+	# Scenarios of the VIP rules also hold Services, their EndpointSlices and
+	# the BGP objects that say which Services Cilium announces (only those: a
+	# cluster file with Services turns the VIP rules on).
+	if grep -qE '^kind: Service$' "$input"; then
+		kinds+=,services,endpointslices.discovery.k8s.io,ciliumbgpadvertisements.cilium.io,ciliumbgppeerconfigs.cilium.io
+	fi
+	k get "$kinds" -A -o json >"$work/cluster.json"
 	mv -f "$work/cluster.json" "$scen/cluster.json"
 	if ((has_cm)); then
 		k -n kube-system get configmap cilium-config -o yaml >"$work/cilium-config.yaml"

@@ -59,6 +59,11 @@ type BGPAdvertisement struct {
 	Spec     struct {
 		Advertisements []struct {
 			AdvertisementType string `yaml:"advertisementType"`
+			// Selector selects the Services of a Service advertisement; nil selects none.
+			Selector *LabelSelector `yaml:"selector"`
+			Service  *struct {
+				Addresses []string `yaml:"addresses"`
+			} `yaml:"service"`
 		} `yaml:"advertisements"`
 	} `yaml:"spec"`
 }
@@ -72,7 +77,10 @@ type BGPPeeringPolicy struct {
 			LocalASN          uint32         `yaml:"localASN"`
 			ExportPodCIDR     bool           `yaml:"exportPodCIDR"`
 			PodIPPoolSelector *LabelSelector `yaml:"podIPPoolSelector"`
-			Neighbors         []struct {
+			// ServiceSelector selects the Services whose addresses are announced; nil selects none.
+			ServiceSelector       *LabelSelector `yaml:"serviceSelector"`
+			ServiceAdvertisements []string       `yaml:"serviceAdvertisements"`
+			Neighbors             []struct {
 				PeerAddress     CIDR                `yaml:"peerAddress"`
 				PeerASN         uint32              `yaml:"peerASN"`
 				Families        []BGPFamily         `yaml:"families"`

@@ -104,6 +104,9 @@ func (o *Objects) Cluster(opts ClusterOptions) (*validator.Cluster, error) {
 		}
 		c.LBPools = append(c.LBPools, ps...)
 	}
+	if err := o.addServices(c); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 

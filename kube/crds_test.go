@@ -3,6 +3,7 @@ package kube
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -12,6 +13,9 @@ import (
 // TestExamplesAreValidCiliumObjects proves that the Cilium objects the tests
 // use are what Cilium accepts: every example and scenario input is applied with
 // server-side dry run to a real kube-apiserver that has Cilium's own CRDs.
+// namespaceDoc matches a Namespace document's name in a multi-document YAML file.
+var namespaceDoc = regexp.MustCompile(`(?m)^kind: Namespace\nmetadata:\n  name: (\S+)$`)
+
 func TestExamplesAreValidCiliumObjects(t *testing.T) {
 	env := testkube.Start(t)
 	env.InstallCiliumCRDs(t)
@@ -27,6 +31,12 @@ func TestExamplesAreValidCiliumObjects(t *testing.T) {
 		}
 		if !strings.Contains(string(data), "kind:") {
 			continue // routewarden's own config
+		}
+		// A dry run creates nothing, so the namespaces a scenario brings must exist first.
+		for _, m := range namespaceDoc.FindAllStringSubmatch(string(data), -1) {
+			if out, err := env.Kubectl("create", "namespace", m[1]); err != nil && !strings.Contains(out, "AlreadyExists") {
+				t.Fatalf("creating namespace %s for %s: %v\n%s", m[1], f, err, out)
+			}
 		}
 		out, err := env.DryRun(f)
 		if err != nil {

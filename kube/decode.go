@@ -41,6 +41,11 @@ type Objects struct {
 	BGPPeerCfgs    []Sourced[BGPPeerConfig]
 	BGPAdverts     []Sourced[BGPAdvertisement]
 	BGPPeeringPols []Sourced[BGPPeeringPolicy]
+	Services       []Sourced[Service]
+	EndpointSlices []Sourced[EndpointSlice]
+	// ServicesRead says Services were given (even none of type LoadBalancer):
+	// only then can the VIP rules judge.
+	ServicesRead bool
 	// Ignored counts objects of kinds routewarden does not read, by kind.
 	Ignored map[string]int
 	// CiliumNamespace is where cilium-config and bgp-config live; default kube-system.
@@ -150,6 +155,11 @@ func (o *Objects) decodeObject(file string, n *yaml.Node) error {
 		err = decodeInto(n, pos, &o.BGPAdverts, false)
 	case "CiliumBGPPeeringPolicy":
 		err = decodeInto(n, pos, &o.BGPPeeringPols, true)
+	case "Service":
+		o.ServicesRead = true
+		err = decodeInto(n, pos, &o.Services, false)
+	case "EndpointSlice":
+		err = decodeEndpointSlice(n, pos, &o.EndpointSlices)
 	default:
 		if o.Ignored == nil {
 			o.Ignored = map[string]int{}

@@ -1,7 +1,6 @@
 package kube
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -11,7 +10,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/routewarden/routewarden/validator"
@@ -21,7 +19,7 @@ import (
 // there is nothing to check. Pool CRDs are optional (older Cilium, no
 // multi-pool, no LB IPAM): without them the inventory runs degraded.
 func (i *Inventory) resources() ([]schema.GroupVersionResource, error) {
-	gvrs := []schema.GroupVersionResource{gvrNodes, gvrConfigMaps}
+	gvrs := append([]schema.GroupVersionResource{gvrNodes, gvrConfigMaps}, i.vipResources()...)
 	for _, gvr := range []schema.GroupVersionResource{gvrCiliumNodes, gvrPodIPPools, gvrLBIPPools} {
 		list, err := i.disc.ServerResourcesForGroupVersion(gvr.GroupVersion().String())
 		found := err == nil && slices.ContainsFunc(list.APIResources, func(r metav1.APIResource) bool {
@@ -44,57 +42,26 @@ func (i *Inventory) resources() ([]schema.GroupVersionResource, error) {
 	return gvrs, nil
 }
 
-// startInformers starts one informer per resource; the ConfigMap informer only
-// sees cilium-config in Cilium's namespace (RBAC restricts it to that name).
-func (i *Inventory) startInformers(ctx context.Context, gvrs []schema.GroupVersionResource) func() bool {
-	all := dynamicinformer.NewDynamicSharedInformerFactory(i.dyn, 0)
-	ns := i.opts.Cluster.CiliumNamespace
-	if ns == "" {
-		ns = "kube-system"
-	}
-	cfg := dynamicinformer.NewFilteredDynamicSharedInformerFactory(i.dyn, 0, ns,
-		func(o *metav1.ListOptions) { o.FieldSelector = "metadata.name=cilium-config" })
-	var synced []cache.InformerSynced
-	for _, gvr := range gvrs {
-		f := all
-		if gvr == gvrConfigMaps {
-			f = cfg
-		}
-		inf := f.ForResource(gvr).Informer()
-		_ = inf.SetWatchErrorHandler(func(_ *cache.Reflector, err error) {
-			i.metrics.watchErrors.WithLabelValues(gvr.Resource).Inc()
-			i.setStatus(false, fmt.Sprintf("watching %s failed: %v", gvr.Resource, err))
-		})
-		_, _ = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
-			AddFunc:    func(obj any) { i.upsert(gvr, obj) },
-			UpdateFunc: func(_, obj any) { i.upsert(gvr, obj) },
-			DeleteFunc: func(obj any) { i.remove(gvr, obj) },
-		})
-		synced = append(synced, inf.HasSynced)
-	}
-	all.Start(ctx.Done())
-	cfg.Start(ctx.Done())
-	return func() bool {
-		for _, s := range synced {
-			if !s() {
-				return false
-			}
-		}
-		return true
-	}
-}
-
-func (i *Inventory) upsert(gvr schema.GroupVersionResource, obj any) {
+// upsert records an object a set's informer delivered. Only the live set's
+// changes are changes of the inventory; a pending set fills its own objects
+// until it is promoted; a stopped set's late events are dropped.
+func (i *Inventory) upsert(s *informerSet, gvr schema.GroupVersionResource, obj any) {
 	u, ok := obj.(*unstructured.Unstructured)
 	if !ok {
 		return
 	}
 	i.mu.Lock()
 	defer i.mu.Unlock()
-	if i.objects[gvr] == nil {
-		i.objects[gvr] = map[string]*unstructured.Unstructured{}
+	if s != i.live && s != i.pending {
+		return
 	}
-	i.objects[gvr][u.GetName()] = u
+	if s.objects[gvr] == nil {
+		s.objects[gvr] = map[string]*unstructured.Unstructured{}
+	}
+	s.objects[gvr][objectKey(u)] = u
+	if s != i.live {
+		return
+	}
 	if gvr == gvrNodes {
 		// A node that comes back is no longer deleted.
 		i.tombstones = slices.DeleteFunc(i.tombstones, func(d validator.DeletedNode) bool { return d.Name == u.GetName() })
@@ -102,7 +69,7 @@ func (i *Inventory) upsert(gvr schema.GroupVersionResource, obj any) {
 	i.bumpLocked()
 }
 
-func (i *Inventory) remove(gvr schema.GroupVersionResource, obj any) {
+func (i *Inventory) remove(s *informerSet, gvr schema.GroupVersionResource, obj any) {
 	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		obj = t.Obj
 	}
@@ -112,10 +79,17 @@ func (i *Inventory) remove(gvr schema.GroupVersionResource, obj any) {
 	}
 	i.mu.Lock()
 	defer i.mu.Unlock()
+	if s != i.live && s != i.pending {
+		return
+	}
+	if s != i.live {
+		delete(s.objects[gvr], objectKey(u))
+		return
+	}
 	if gvr == gvrNodes {
 		i.tombstones = append(i.tombstones, i.tombstoneLocked(u))
 	}
-	delete(i.objects[gvr], u.GetName())
+	delete(s.objects[gvr], objectKey(u))
 	i.bumpLocked()
 }
 

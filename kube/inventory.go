@@ -54,15 +54,28 @@ type Inventory struct {
 	metrics *inventoryMetrics
 
 	mu         sync.RWMutex
-	objects    map[schema.GroupVersionResource]map[string]*unstructured.Unstructured
+	objects    map[schema.GroupVersionResource]map[string]*unstructured.Unstructured // the live set's
 	tombstones []validator.DeletedNode
 	status     Status
 	version    uint64
 	changed    chan struct{}
+
+	// The informers (informer_set.go): the live set is what the inventory
+	// shows; a pending one is listing to replace it.
+	gvrs           []schema.GroupVersionResource
+	live, pending  *informerSet
+	restartAt      time.Time     // no new set before (backoff while sets fail to sync)
+	restartBackoff time.Duration // the next wait between starts
+	synced         chan *informerSet
+	sets           sync.WaitGroup
+
+	// vipGVRs are the Service, EndpointSlice and BGP resources watched (vip_informers.go).
+	vipGVRs []schema.GroupVersionResource
 }
 
 // NewInventory connects to the API server described by cfg.
 func NewInventory(cfg *rest.Config, opts InventoryOptions, log zerolog.Logger, reg prometheus.Registerer) (*Inventory, error) {
+	cfg = withWarningLog(cfg, log)
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("creating the Kubernetes client: %w", err)
@@ -79,7 +92,7 @@ func NewInventory(cfg *rest.Config, opts InventoryOptions, log zerolog.Logger, r
 	}
 	inv := &Inventory{opts: opts, log: log.With().Str("component", "kube").Logger(), dyn: dyn, disc: disc,
 		objects: map[schema.GroupVersionResource]map[string]*unstructured.Unstructured{},
-		changed: make(chan struct{}, 1), status: Status{Reason: "informers not synced yet", Since: time.Now()}}
+		changed: make(chan struct{}, 1), synced: make(chan *informerSet, 1), status: Status{Reason: "informers not synced yet", Since: time.Now()}}
 	if inv.metrics, err = newInventoryMetrics(reg, inv); err != nil {
 		return nil, err
 	}
@@ -110,7 +123,7 @@ func (i *Inventory) Cluster(now time.Time) (*validator.Cluster, uint64, error) {
 	defer i.mu.Unlock()
 	i.pruneTombstonesLocked(now)
 	objs := &Objects{}
-	for _, gvr := range []schema.GroupVersionResource{gvrNodes, gvrCiliumNodes, gvrPodIPPools, gvrLBIPPools, gvrConfigMaps} {
+	for _, gvr := range i.clusterResourcesLocked() {
 		for name, u := range i.objects[gvr] {
 			data, err := json.Marshal(u.Object)
 			if err == nil {
@@ -122,6 +135,8 @@ func (i *Inventory) Cluster(now time.Time) (*validator.Cluster, uint64, error) {
 			}
 		}
 	}
+	// The Services informer runs once Run has started: no Service means none.
+	objs.ServicesRead = objs.ServicesRead || len(i.vipGVRs) > 0
 	c, err := objs.Cluster(i.opts.Cluster)
 	if err != nil {
 		return nil, i.version, err
@@ -148,43 +163,103 @@ func (i *Inventory) setStatus(available bool, reason string) {
 	i.bumpLocked()
 }
 
-// Run checks the CRDs, starts the informers and probes the API server until ctx ends.
+// Run checks the CRDs, starts the informers and probes the API server until
+// ctx ends. At start the inventory becomes available at the first probe after
+// the informers have synced (validation.warmupTimeout counts from the start,
+// and tests with a short one rely on the probe interval's slack). Once it has
+// been available, it is probed every second while unavailable, and new
+// informers that have synced are promoted at once.
 func (i *Inventory) Run(ctx context.Context) error {
 	gvrs, err := i.resources()
 	if err != nil {
 		return err
 	}
-	synced := i.startInformers(ctx, gvrs)
-	tick := time.NewTicker(i.opts.ProbeInterval)
-	defer tick.Stop()
+	defer i.stopSets()
+	i.mu.Lock()
+	i.gvrs = gvrs
+	i.startSetLocked(ctx)
+	i.mu.Unlock()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
 	for {
-		i.probe(ctx, synced())
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-tick.C:
+		case s := <-i.synced:
+			i.mu.RLock()
+			restart := i.live != nil
+			i.mu.RUnlock()
+			if !restart {
+				continue // the timer is still running: the next probe promotes it
+			}
+			i.promote(s)
+		case <-timer.C:
 		}
+		i.probe(ctx)
+		next := i.opts.ProbeInterval
+		i.mu.RLock()
+		if !i.status.Available && i.live != nil {
+			next = min(next, time.Second)
+		}
+		i.mu.RUnlock()
+		timer.Reset(next)
 	}
 }
 
-// probe asks the API server whether it is ready; the inventory is available
-// when the informers have synced and the last probe succeeded.
-func (i *Inventory) probe(ctx context.Context, synced bool) {
+// probe asks the API server whether it is ready. The inventory is available
+// when the last probe succeeded and the live informers have synced and have
+// not failed since: after any failure (a watch error, or the API server
+// unreachable) new informers must list and sync first. They are started as
+// soon as the API server is ready again.
+func (i *Inventory) probe(ctx context.Context) {
 	pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	body, err := i.disc.RESTClient().Get().AbsPath("/readyz").DoRaw(pctx)
+	reason := ""
 	switch {
 	case ctx.Err() != nil:
+		return
 	case err != nil:
-		i.setStatus(false, fmt.Sprintf("the Kubernetes API server is unreachable: %v", err))
+		reason = fmt.Sprintf("the Kubernetes API server is unreachable: %v", err)
 	case string(body) != "ok":
-		i.setStatus(false, "the Kubernetes API server is not ready")
-	case !synced:
-		i.setStatus(false, "informers not synced yet")
-	default:
-		i.mu.Lock()
-		i.status.Synced = true
-		i.mu.Unlock()
-		i.setStatus(true, "")
+		reason = "the Kubernetes API server is not ready"
 	}
+	if reason == "" {
+		i.mu.RLock()
+		p := i.pending
+		i.mu.RUnlock()
+		if p != nil && p.hasSynced() {
+			i.promote(p)
+		}
+	}
+	i.mu.Lock()
+	if reason != "" {
+		i.markFailedLocked(reason)
+		i.mu.Unlock()
+		i.setStatus(false, reason)
+		return
+	}
+	live, pending, now := i.live, i.pending, time.Now()
+	switch {
+	case live != nil && live.failed == "":
+		if now.Sub(live.promoted) > time.Minute {
+			i.restartBackoff = 0 // healthy for a while: the next failure restarts at once
+		}
+	case pending == nil || pending.failed != "":
+		if now.Before(i.restartAt) {
+			break
+		}
+		if live != nil {
+			i.log.Info().Str("after", live.failed).Msg("the Kubernetes API server answers: new informers list everything again")
+		}
+		i.startSetLocked(ctx)
+	}
+	switch {
+	case live == nil:
+		reason = "informers not synced yet"
+	case live.failed != "":
+		reason = "informers listing again after a failure (" + live.failed + ")"
+	}
+	i.mu.Unlock()
+	i.setStatus(reason == "", reason)
 }

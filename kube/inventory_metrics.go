@@ -10,9 +10,11 @@ type inventoryMetrics struct {
 	inv         *Inventory
 	watchErrors *prometheus.CounterVec
 	badObjects  prometheus.Counter
-	available   *prometheus.Desc
-	synced      *prometheus.Desc
-	objects     *prometheus.Desc
+	// informerStarts counts sets of informers started (informer_set.go).
+	informerStarts prometheus.Counter
+	available      *prometheus.Desc
+	synced         *prometheus.Desc
+	objects        *prometheus.Desc
 }
 
 func newInventoryMetrics(reg prometheus.Registerer, inv *Inventory) (*inventoryMetrics, error) {
@@ -21,6 +23,8 @@ func newInventoryMetrics(reg prometheus.Registerer, inv *Inventory) (*inventoryM
 			Help: "Errors of the Kubernetes watches, by resource."}, []string{"resource"}),
 		badObjects: prometheus.NewCounter(prometheus.CounterOpts{Name: "routewarden_inventory_unreadable_objects_total",
 			Help: "Kubernetes objects that could not be read and were left out."}),
+		informerStarts: prometheus.NewCounter(prometheus.CounterOpts{Name: "routewarden_inventory_informer_starts_total",
+			Help: "Times the informers were started: once at start, then after each failure, to list again at once."}),
 		available: prometheus.NewDesc("routewarden_inventory_available",
 			"1 while the Kubernetes API is reachable and the informers have synced.", nil, nil),
 		synced: prometheus.NewDesc("routewarden_inventory_synced",
@@ -28,7 +32,7 @@ func newInventoryMetrics(reg prometheus.Registerer, inv *Inventory) (*inventoryM
 		objects: prometheus.NewDesc("routewarden_inventory_objects",
 			"Objects in the inventory, by resource.", []string{"resource"}, nil),
 	}
-	for _, c := range []prometheus.Collector{m.watchErrors, m.badObjects, m} {
+	for _, c := range []prometheus.Collector{m.watchErrors, m.badObjects, m.informerStarts, m} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("registering inventory metrics: %w", err)
 		}

@@ -1,8 +1,10 @@
 package validator
 
 import (
+	"cmp"
 	"net/netip"
 	"slices"
+	"sync"
 )
 
 // Allocation is a CIDR allocated to a node: the CIDR the node routes.
@@ -14,40 +16,181 @@ type Allocation struct {
 }
 
 // allocTable answers "which allocations are equal to, cover, or lie inside this
-// prefix" in O(log n + k): allocations are kept sorted by address, and an exact
-// map serves the covering lookups, one per distinct allocation length.
+// prefix" with one binary search. CIDRs nest or are disjoint, so the distinct
+// allocated prefixes, sorted by address, form a forest: every allocation that
+// holds a prefix is an ancestor of the last allocation sorted at or before it,
+// and the allocations inside a prefix follow it in one contiguous run.
 type allocTable struct {
-	sorted  []Allocation
-	exact   map[pkey][]int
-	lengths [2][]int // distinct prefix lengths, [0] IPv4, [1] IPv6, ascending
+	sorted []Allocation // by prefix, then node
+	keys   []akey       // distinct prefixes of sorted, in the same order
+	first  []int32      // keys[k]'s allocations are sorted[first[k]:first[k+1]]
+	parent []int32      // the nearest key strictly holding keys[k], -1 for none
+	// legacy serves the prefixes the forest cannot: unmasked or invalid ones.
+	legacy     *legacyAllocs
+	legacyOnce sync.Once // rules may run concurrently
+	exotic     bool      // some allocation is unmasked or invalid: always use legacy
+	// blocks4 marks the IPv4 /16 blocks any allocation touches: most announced
+	// prefixes (LoadBalancer VIPs) touch none and need no search at all.
+	blocks4 *[1 << 16 / 64]uint64
+}
+
+// markBlocks4 marks the /16 blocks of an IPv4 prefix.
+func (t *allocTable) markBlocks4(k akey) {
+	first, n := k.lo>>16, uint64(1)
+	if k.bits < 16 {
+		n = 1 << (16 - k.bits)
+	}
+	for b := first; b < first+n; b++ {
+		t.blocks4[b/64] |= 1 << (b % 64)
+	}
+}
+
+// clear4 reports whether no allocation touches IPv4 prefix k.
+func (t *allocTable) clear4(k akey) bool {
+	first, n := k.lo>>16, uint64(1)
+	if k.bits < 16 {
+		n = 1 << (16 - k.bits)
+	}
+	for b := first; b < first+n; b++ {
+		if t.blocks4[b/64]&(1<<(b%64)) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// akey is a masked prefix as integers: v6 orders IPv4 first, as Addr.Compare does.
+type akey struct {
+	hi, lo uint64
+	v6     bool
+	bits   int
+}
+
+func akeyOf(p netip.Prefix) (akey, bool) {
+	a := p.Addr()
+	if !p.IsValid() || a.Zone() != "" || p.Masked() != p {
+		return akey{}, false
+	}
+	if a.Is4() {
+		b := a.As4()
+		return akey{lo: uint64(b[0])<<24 | uint64(b[1])<<16 | uint64(b[2])<<8 | uint64(b[3]), bits: p.Bits()}, true
+	}
+	b := a.As16()
+	var hi, lo uint64
+	for i := range 8 {
+		hi, lo = hi<<8|uint64(b[i]), lo<<8|uint64(b[i+8])
+	}
+	return akey{hi: hi, lo: lo, v6: true, bits: p.Bits()}, true
+}
+
+// search finds q in keys as slices.BinarySearch would, with the comparison
+// inlined: every announced prefix takes one or two searches per validation
+// (a million routes: a few seconds through a comparison function).
+func (t *allocTable) search(q akey) (int, bool) {
+	lo, hi := 0, len(t.keys)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if akeyLess(t.keys[m], q) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, lo < len(t.keys) && t.keys[lo] == q
+}
+
+// akeyLess orders keys by family (IPv4 first, as Addr.Compare does), address
+// and prefix length.
+func akeyLess(a, b akey) bool {
+	switch {
+	case a.v6 != b.v6:
+		return b.v6
+	case a.hi != b.hi:
+		return a.hi < b.hi
+	case a.lo != b.lo:
+		return a.lo < b.lo
+	}
+	return a.bits < b.bits
+}
+
+// holds reports whether prefix a equals or contains prefix b.
+func (a akey) holds(b akey) bool {
+	if a.v6 != b.v6 || a.bits > b.bits {
+		return false
+	}
+	width := 32
+	if a.v6 {
+		width = 128
+	}
+	host := width - a.bits // host bits of a, counted from the low end of hi:lo
+	hi, lo := b.hi, b.lo
+	switch {
+	case host >= 128:
+		hi, lo = 0, 0
+	case host >= 64:
+		hi, lo = hi&^(1<<(host-64)-1), 0
+	case host > 0:
+		lo &^= 1<<host - 1
+	}
+	return hi == a.hi && lo == a.lo
 }
 
 func newAllocTable(allocs []Allocation) *allocTable {
-	t := &allocTable{sorted: allocs, exact: make(map[pkey][]int, len(allocs))}
+	t := &allocTable{sorted: allocs, blocks4: new([1 << 16 / 64]uint64)}
 	slices.SortFunc(t.sorted, func(a, b Allocation) int {
-		if c := comparePrefix(a.Prefix, b.Prefix); c != 0 {
-			return c
-		}
-		if a.Node < b.Node {
-			return -1
-		}
-		if a.Node > b.Node {
-			return 1
-		}
-		return 0
+		return cmp.Or(comparePrefix(a.Prefix, b.Prefix), cmp.Compare(a.Node, b.Node))
 	})
-	seen := [2]map[int]bool{{}, {}}
+	var stack []int32
 	for i, a := range t.sorted {
-		t.exact[keyOf(a.Prefix)] = append(t.exact[keyOf(a.Prefix)], i)
-		f := family(a.Prefix)
-		if !seen[f][a.Prefix.Bits()] {
-			seen[f][a.Prefix.Bits()] = true
-			t.lengths[f] = append(t.lengths[f], a.Prefix.Bits())
+		k, ok := akeyOf(a.Prefix)
+		if !ok {
+			t.exotic = true
+			continue
+		}
+		if n := len(t.keys); n > 0 && t.keys[n-1] == k {
+			continue
+		}
+		if !k.v6 {
+			t.markBlocks4(k)
+		}
+		for len(stack) > 0 && !t.keys[stack[len(stack)-1]].holds(k) {
+			stack = stack[:len(stack)-1]
+		}
+		parent := int32(-1)
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
+		}
+		stack = append(stack, int32(len(t.keys)))
+		t.keys, t.first, t.parent = append(t.keys, k), append(t.first, int32(i)), append(t.parent, parent)
+	}
+	t.first = append(t.first, int32(len(t.sorted)))
+	return t
+}
+
+// group returns the allocations of keys[k].
+func (t *allocTable) group(k int32) []Allocation { return t.sorted[t.first[k]:t.first[k+1]] }
+
+// allocationsOf returns the CIDRs a node routes: the CiliumNode's under Cilium
+// IPAM, Node.spec.podCIDRs for nodes Cilium does not manage.
+func allocationsOf(v *NodeView, mode IPAMMode) []Allocation {
+	var out []Allocation
+	add := func(src string, ps []netip.Prefix) {
+		for _, p := range ps {
+			out = append(out, Allocation{Prefix: p, Node: v.Name, Source: src})
 		}
 	}
-	slices.Sort(t.lengths[0])
-	slices.Sort(t.lengths[1])
-	return t
+	switch {
+	case v.Cilium == nil && v.Node != nil:
+		add("Node.spec.podCIDRs", v.Node.PodCIDRs)
+	case v.Cilium == nil:
+	case mode == IPAMMultiPool:
+		for _, pool := range v.Cilium.Pools {
+			add("CiliumNode spec.ipam.pools.allocated (pool "+pool.Pool+")", pool.CIDRs)
+		}
+	case mode.AdvertisesPodCIDRs():
+		add("CiliumNode spec.ipam.podCIDRs", v.Cilium.PodCIDRs)
+	}
+	return out
 }
 
 // pkey is a prefix as a flat map key: hashing netip.Prefix itself is slow
@@ -90,37 +233,57 @@ type Overlap struct {
 
 // exactly returns the allocations equal to p.
 func (t *allocTable) exactly(p netip.Prefix) []Allocation {
-	idx := t.exact[keyOf(p)]
-	out := make([]Allocation, len(idx))
-	for i, j := range idx {
-		out[i] = t.sorted[j]
+	q, ok := akeyOf(p)
+	if !ok || t.exotic {
+		return t.legacyAllocs().exactly(p)
 	}
-	return out
+	k, found := t.search(q)
+	if !found {
+		return []Allocation{}
+	}
+	return slices.Clone(t.group(int32(k)))
 }
 
-// overlapping calls fn for every allocation equal to, covering, or inside p.
+// overlapping calls fn for every allocation equal to, covering, or inside p:
+// the equal ones first, then those holding p from the widest, then those
+// inside p in address order.
 func (t *allocTable) overlapping(p netip.Prefix, fn func(Overlap)) {
-	for _, j := range t.exact[keyOf(p)] {
-		fn(Overlap{t.sorted[j], RelEqual})
+	q, ok := akeyOf(p)
+	if !ok || t.exotic {
+		t.legacyAllocs().overlapping(p, fn)
+		return
 	}
-	for _, l := range t.lengths[family(p)] {
-		if l >= p.Bits() {
-			break
+	if !q.v6 && t.clear4(q) {
+		return
+	}
+	// j is the last key sorted at or before q: every key holding q is j or one
+	// of its ancestors, and the keys inside q follow j.
+	j, found := t.search(q)
+	if !found {
+		j--
+	}
+	k := int32(j)
+	for k >= 0 && !t.keys[k].holds(q) {
+		k = t.parent[k]
+	}
+	var buf [8]int32
+	holders := buf[:0]
+	for ; k >= 0; k = t.parent[k] {
+		holders = append(holders, k)
+	}
+	if found {
+		for _, a := range t.group(holders[0]) {
+			fn(Overlap{a, RelEqual})
 		}
-		super, _ := p.Addr().Prefix(l)
-		for _, j := range t.exact[keyOf(super)] {
-			fn(Overlap{t.sorted[j], RelInside})
+		holders = holders[1:]
+	}
+	for i := len(holders) - 1; i >= 0; i-- {
+		for _, a := range t.group(holders[i]) {
+			fn(Overlap{a, RelInside})
 		}
 	}
-	// Allocations more specific than p start at or after p's first address.
-	start, _ := slices.BinarySearchFunc(t.sorted, p.Addr(), func(a Allocation, addr netip.Addr) int {
-		return a.Prefix.Addr().Compare(addr)
-	})
-	for _, a := range t.sorted[start:] {
-		if !p.Contains(a.Prefix.Addr()) {
-			break
-		}
-		if a.Prefix.Bits() > p.Bits() {
+	for m := j + 1; m < len(t.keys) && q.holds(t.keys[m]); m++ {
+		for _, a := range t.group(int32(m)) {
 			fn(Overlap{a, RelCovering})
 		}
 	}

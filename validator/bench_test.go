@@ -3,6 +3,7 @@ package validator
 import (
 	"fmt"
 	"net/netip"
+	"slices"
 	"testing"
 )
 
@@ -39,7 +40,10 @@ func syntheticCluster(n, routes int) (*Cluster, []Route) {
 			if node%100 == 42 {
 				nh = netip.AddrFrom4([4]byte{198, 18, byte(node >> 8), byte(node)}) // a machine that left
 			}
-			rs = append(rs, Route{Prefix: c.CiliumNodes[owner].PodCIDRs[0], NextHop: nh, Peer: peer})
+			// The neighbour's CIDR comes as a second ADD-PATH path: one peer
+			// announces each (prefix, path ID) once, as a BGP session does.
+			rs = append(rs, Route{Prefix: c.CiliumNodes[owner].PodCIDRs[0], NextHop: nh, Peer: peer,
+				PathID: uint32(owner - node)})
 			continue
 		}
 		vip := netip.AddrFrom4([4]byte{172, 16 + byte(i>>16&0x0f), byte(i >> 8), byte(i)})
@@ -54,9 +58,11 @@ func BenchmarkValidate(b *testing.B) {
 		b.Run(fmt.Sprintf("nodes=%d/routes=%d", size.nodes, size.routes), func(b *testing.B) {
 			b.ReportAllocs()
 			var findings int
+			cpu := cpuNanos()
 			for b.Loop() {
 				findings = len(Validate(c, rs, Options{}).Findings)
 			}
+			b.ReportMetric(float64(cpuNanos()-cpu)/float64(b.N), "cpu-ns/op")
 			b.ReportMetric(float64(findings), "findings")
 		})
 	}
@@ -68,5 +74,89 @@ func TestSyntheticClusterFindings(t *testing.T) {
 	// 10 neighbours' CIDRs announced (foreign + missing for both), 10 stale (+ missing).
 	if res.Summary.ByRule[string(RuleForeignCIDR)] != 10 || res.Summary.ByRule[string(RuleStaleRoute)] != 10 {
 		t.Errorf("synthetic findings by rule: %v", res.Summary.ByRule)
+	}
+}
+
+// eventSizes are the loaded engines the route-event benchmarks run against.
+var eventSizes = []struct{ nodes, routes int }{{10_000, 100_000}, {100_000, 1_000_000}}
+
+// benchEvents times one route event against a loaded engine. sample holds
+// every 97th route (pod CIDRs and VIPs in the synthetic mix); the timed event
+// is AddRoute of a sampled route that was withdrawn, or WithdrawRoute of one
+// that is held. When the sample is used up, the timer stops while it is put
+// back.
+func benchEvents(b *testing.B, add bool) {
+	for _, size := range eventSizes {
+		b.Run(fmt.Sprintf("nodes=%d/routes=%d", size.nodes, size.routes), func(b *testing.B) {
+			c, rs := syntheticCluster(size.nodes, size.routes)
+			e := NewEngine(c, rs, Options{})
+			var sample []Route
+			for i := 0; i < len(rs); i += 97 {
+				sample = append(sample, rs[i])
+			}
+			undo := func() {
+				for _, r := range sample {
+					if add {
+						e.WithdrawRoute(r)
+					} else {
+						e.AddRoute(r)
+					}
+				}
+			}
+			if add {
+				undo()
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			k, changed := 0, 0
+			cpu, paused := cpuNanos(), int64(0)
+			for b.Loop() {
+				if k == len(sample) {
+					b.StopTimer()
+					t := cpuNanos()
+					undo()
+					paused += cpuNanos() - t
+					k = 0
+					b.StartTimer()
+				}
+				var ch Change
+				if add {
+					ch = e.AddRoute(sample[k])
+				} else {
+					ch = e.WithdrawRoute(sample[k])
+				}
+				changed += len(ch.Added) + len(ch.Removed)
+				k++
+			}
+			b.ReportMetric(float64(cpuNanos()-cpu-paused)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(changed)/float64(b.N), "changes/op")
+		})
+	}
+}
+
+func BenchmarkRouteAdd(b *testing.B)      { benchEvents(b, true) }
+func BenchmarkRouteWithdraw(b *testing.B) { benchEvents(b, false) }
+
+// BenchmarkEngineSync is the run loop's validation with an incremental engine
+// (validator/continuous): the route source hands over every route, of which
+// one changed since the last validation.
+func BenchmarkEngineSync(b *testing.B) {
+	for _, size := range eventSizes {
+		b.Run(fmt.Sprintf("nodes=%d/routes=%d", size.nodes, size.routes), func(b *testing.B) {
+			c, rs := syntheticCluster(size.nodes, size.routes)
+			e := NewEngine(c, rs, Options{})
+			flapped := slices.Clone(rs)
+			flapped[len(rs)/2].NextHop = netip.MustParseAddr("198.18.255.1")
+			b.ReportAllocs()
+			cpu := cpuNanos()
+			for n := 0; b.Loop(); n++ {
+				if n%2 == 0 {
+					e.Sync(flapped)
+				} else {
+					e.Sync(rs)
+				}
+			}
+			b.ReportMetric(float64(cpuNanos()-cpu)/float64(b.N), "cpu-ns/op")
+		})
 	}
 }

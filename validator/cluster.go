@@ -36,6 +36,36 @@ type Cluster struct {
 	IPAM    IPAM
 	// LBPools are the CIDRs of CiliumLoadBalancerIPPools.
 	LBPools []netip.Prefix
+	// Services are the LoadBalancer Services with their VIPs and endpoints.
+	Services []Service
+	// ServicesKnown says Services were read at all: the VIP rules judge only
+	// then (a cluster snapshot without Services says nothing about VIPs).
+	ServicesKnown bool
+}
+
+// Service is a Kubernetes Service of type LoadBalancer.
+type Service struct {
+	Namespace string
+	Name      string
+	Type      string
+	// VIPs are the IPs of status.loadBalancer.ingress.
+	VIPs []netip.Addr
+	// ExternalTrafficPolicy is spec.externalTrafficPolicy ("Cluster" or "Local").
+	ExternalTrafficPolicy string
+	// Endpoints are the endpoints of the Service's EndpointSlices.
+	Endpoints []Endpoint
+	// Announced says Cilium's BGP configuration selects the Service's
+	// LoadBalancer IPs for announcement; AnnouncedBy names what selects it.
+	Announced   bool
+	AnnouncedBy string
+}
+
+// Endpoint is one endpoint of an EndpointSlice.
+type Endpoint struct {
+	Addresses []netip.Addr
+	NodeName  string
+	// Ready is conditions.ready (an absent condition counts as ready).
+	Ready bool
 }
 
 // IPAM is the cluster's IPAM configuration.

@@ -9,4 +9,10 @@
 // Every rule lives in a file of its own (stale_route.go, foreign_cidr.go, …) and
 // implements Rule. Rules read a prepared Snapshot, which indexes the cluster once
 // per validation: node addresses, allocated CIDRs in a sorted table, pod ranges.
+//
+// Validate checks everything at once. An Engine (incremental.go) holds a
+// validation and takes route events (AddRoute, WithdrawRoute, Sync), re-checking
+// only what an event can change; a rule says what that is by implementing
+// RouteRule, PrefixRule or NodeRule (rule_incremental.go), and a rule that
+// implements none is re-run in full on every event.
 package validator

@@ -17,41 +17,50 @@ func (duplicateOrigin) Description() string {
 	return "one pod CIDR announced by more than one origin"
 }
 
-func (duplicateOrigin) Check(s *Snapshot, report func(Finding)) {
+func (rule duplicateOrigin) Check(s *Snapshot, report func(Finding)) {
 	var prefixes []netip.Prefix
-	for _, head := range s.byPrefix {
+	s.byPrefix.heads(func(head int32) {
 		if s.next[head] >= 0 {
 			prefixes = append(prefixes, s.Routes[head].Prefix)
 		}
-	}
+	})
 	slices.SortFunc(prefixes, comparePrefix)
 	for _, p := range prefixes {
-		allocs := s.AllocatedExactly(p)
-		if len(allocs) == 0 && (!s.InPodRange(p) || s.InServiceRange(p)) {
-			continue
-		}
-		var keys, who []string
-		for _, i := range s.RoutesFor(p) {
-			if k := s.originKey(i); !slices.Contains(keys, k) {
-				keys = append(keys, k)
-				who = append(who, s.describeOrigin(i))
-			}
-		}
-		if len(keys) < 2 {
-			continue
-		}
-		slices.Sort(who)
-		owner := ""
-		if len(allocs) > 0 {
-			owner = allocs[0].Node
-		}
-		msg := fmt.Sprintf("%s is announced by %d origins: %s.", p, len(keys), joinLimited(who, 4))
-		hint := "A pod CIDR has exactly one home; with several origins the ToR spreads its traffic (ECMP) or " +
-			"picks one by path attributes, so some or all of it lands on a node that has no such pods."
-		if owner != "" {
-			hint = fmt.Sprintf("It is allocated to %s. %s Find the other origins in the stale-route and "+
-				"foreign-cidr findings.", owner, hint)
-		}
-		report(Finding{Prefix: p, Node: owner, Owner: owner, Message: msg, Hint: strings.TrimSpace(hint)})
+		rule.CheckPrefix(s, p, report)
 	}
+}
+
+// CheckPrefix checks the routes of prefix p (PrefixRule).
+func (duplicateOrigin) CheckPrefix(s *Snapshot, p netip.Prefix, report func(Finding)) {
+	routes := s.RoutesFor(p)
+	if len(routes) < 2 {
+		return
+	}
+	allocs := s.AllocatedExactly(p)
+	if len(allocs) == 0 && (!s.InPodRange(p) || s.InServiceRange(p)) {
+		return
+	}
+	var keys, who []string
+	for _, i := range routes {
+		if k := s.originKey(i); !slices.Contains(keys, k) {
+			keys = append(keys, k)
+			who = append(who, s.describeOrigin(i))
+		}
+	}
+	if len(keys) < 2 {
+		return
+	}
+	slices.Sort(who)
+	owner := ""
+	if len(allocs) > 0 {
+		owner = allocs[0].Node
+	}
+	msg := fmt.Sprintf("%s is announced by %d origins: %s.", p, len(keys), joinLimited(who, 4))
+	hint := "A pod CIDR has exactly one home; with several origins the ToR spreads its traffic (ECMP) or " +
+		"picks one by path attributes, so some or all of it lands on a node that has no such pods."
+	if owner != "" {
+		hint = fmt.Sprintf("It is allocated to %s. %s Find the other origins in the stale-route and "+
+			"foreign-cidr findings.", owner, hint)
+	}
+	report(Finding{Prefix: p, Node: owner, Owner: owner, Message: msg, Hint: strings.TrimSpace(hint)})
 }

@@ -108,3 +108,34 @@ func prefixStrings(ps []netip.Prefix) []string {
 	}
 	return out
 }
+
+// staleVIPHint explains stale-vip.
+const staleVIPHint = "The Service that held this address was probably deleted, or its LoadBalancer IP changed, and " +
+	"the announcement stayed: the ToR still draws the address's traffic to the announcing node, which drops it, " +
+	"and a new Service given this IP would share its traffic with the stale route. Check the announcing node's " +
+	"cilium-agent (it withdraws a deleted Service's VIP when it reconciles) and any static or legacy advertisement " +
+	"of the address."
+
+func missingVIPHint(svc *Service) string {
+	if svc.LocalTraffic() {
+		return fmt.Sprintf("With externalTrafficPolicy Local only the nodes with a ready endpoint (%s) announce "+
+			"the VIP: check their BGP sessions to the ToR and routewarden, and their cilium-agent logs. Until it "+
+			"is announced the Service is unreachable from outside the cluster.", joinLimited(orNone(svc.readyNodes()), 4))
+	}
+	return "Every node the BGP configuration selects should announce it: check the nodes' BGP sessions, the " +
+		"CiliumBGPPeerConfig's families and the advertisement's selector, the Service's loadBalancerClass, and the " +
+		"cilium-agent logs. Until it is announced the Service is unreachable from outside the cluster."
+}
+
+func vipWithoutEndpointsHint(svc *Service) string {
+	return fmt.Sprintf("Check the Service's pods and readiness probes (kubectl -n %s get endpointslices -l "+
+		"kubernetes.io/service-name=%s). With externalTrafficPolicy Cluster Cilium announces the VIP whether or not "+
+		"the Service has endpoints; clients get no answer until a pod is ready.", svc.Namespace, svc.Name)
+}
+
+func vipWrongNodeHint(node string) string {
+	return fmt.Sprintf("With externalTrafficPolicy Local a node without a local endpoint drops the VIP's traffic "+
+		"to keep the client's source address, so Cilium announces the VIP only from nodes with a ready endpoint. "+
+		"If %s keeps announcing it, its cilium-agent missed the endpoint change (check its log) or another "+
+		"advertisement (a static route, the legacy speaker) announces the address.", node)
+}

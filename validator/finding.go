@@ -88,6 +88,7 @@ func CompareFindings(a, b Finding) int {
 		a.Peer.Compare(b.Peer),
 		cmp.Compare(a.Owner, b.Owner),
 		cmp.Compare(a.Message, b.Message),
+		cmp.Compare(a.Hint, b.Hint),
 	)
 }
 

@@ -15,28 +15,36 @@ func (foreignCIDR) Description() string {
 	return "a node announces a prefix equal to, inside, or covering another node's CIDR"
 }
 
-func (foreignCIDR) Check(s *Snapshot, report func(Finding)) {
-	for i, r := range s.Routes {
-		v := s.Origins[i].Node
-		if v == nil {
-			continue
-		}
-		var ovs []Overlap
-		s.Overlapping(r.Prefix, func(ov Overlap) {
-			// A prefix outside every known range that covers allocations (a default
-			// route, say) is an out-of-range leak first; report it there.
-			if ov.Node != v.Name && !(ov.Rel == RelCovering && s.OutOfRange(r.Prefix)) {
-				ovs = append(ovs, ov)
-			}
-		})
-		if len(ovs) == 0 {
-			continue
-		}
-		owners := ownersOf(ovs, v.Name)
-		report(Finding{Prefix: r.Prefix, Node: v.Name, NextHop: r.NextHop, Peer: r.Peer,
-			Owner: strings.Join(owners, ","), Message: foreignMessage(v.Name, r, ovs, owners),
-			Hint: s.foreignHint(v, r, owners)})
+func (rule foreignCIDR) Check(s *Snapshot, report func(Finding)) {
+	for i := range s.Routes {
+		rule.CheckRoute(s, i, report)
 	}
+}
+
+// CheckRoute checks route i (RouteRule).
+func (foreignCIDR) CheckRoute(s *Snapshot, i int, report func(Finding)) {
+	r := s.Routes[i]
+	if v := s.Origins[i].Node; v != nil {
+		checkForeign(s, v, r, report)
+	}
+}
+
+func checkForeign(s *Snapshot, v *NodeView, r Route, report func(Finding)) {
+	var ovs []Overlap
+	s.Overlapping(r.Prefix, func(ov Overlap) {
+		// A prefix outside every known range that covers allocations (a default
+		// route, say) is an out-of-range leak first; report it there.
+		if ov.Node != v.Name && !(ov.Rel == RelCovering && s.OutOfRange(r.Prefix)) {
+			ovs = append(ovs, ov)
+		}
+	})
+	if len(ovs) == 0 {
+		return
+	}
+	owners := ownersOf(ovs, v.Name)
+	report(Finding{Prefix: r.Prefix, Node: v.Name, NextHop: r.NextHop, Peer: r.Peer,
+		Owner: strings.Join(owners, ","), Message: foreignMessage(v.Name, r, ovs, owners),
+		Hint: s.foreignHint(v, r, owners)})
 }
 
 func foreignMessage(node string, r Route, ovs []Overlap, owners []string) string {

@@ -17,24 +17,40 @@ func (missingRoute) Description() string {
 	return "a Ready Cilium node's allocated CIDR is not announced by that node"
 }
 
-func (missingRoute) Check(s *Snapshot, report func(Finding)) {
+func (rule missingRoute) Check(s *Snapshot, report func(Finding)) {
+	for _, name := range s.NodeNames() {
+		rule.CheckNode(s, name, report)
+	}
+}
+
+// NodesAffected names the nodes whose findings route i changes (NodeRule): its
+// origin, whose own routes it joins, and the nodes allocated its prefix.
+func (missingRoute) NodesAffected(s *Snapshot, i int, add func(string)) {
+	if n := s.Origins[i].Name(); n != "" {
+		add(n)
+	}
+	for _, a := range s.AllocatedExactly(s.Routes[i].Prefix) {
+		add(a.Node)
+	}
+}
+
+// CheckNode checks node name (NodeRule).
+func (missingRoute) CheckNode(s *Snapshot, name string, report func(Finding)) {
 	if !s.Cluster.IPAM.Mode.AdvertisesPodCIDRs() {
 		return
 	}
-	for _, name := range s.NodeNames() {
-		v := s.NodeView(name)
-		if !v.Managed() || !v.Node.Ready || !s.Options.InScope(v.Node) {
+	v := s.NodeView(name)
+	if v == nil || !v.Managed() || !v.Node.Ready || !s.Options.InScope(v.Node) {
+		return
+	}
+	own := s.RoutesOf(name)
+	for _, a := range v.Allocated {
+		if s.announcedBy(a.Prefix, name) {
 			continue
 		}
-		own := s.RoutesOf(name)
-		for _, a := range v.Allocated {
-			if s.announcedBy(a.Prefix, name) {
-				continue
-			}
-			msg := fmt.Sprintf("%s's CIDR %s (%s) is not announced by %s.", name, a.Prefix, a.Source, name)
-			report(Finding{Prefix: a.Prefix, Node: name, Owner: name, Message: msg,
-				Hint: s.missingHint(v, a, own)})
-		}
+		msg := fmt.Sprintf("%s's CIDR %s (%s) is not announced by %s.", name, a.Prefix, a.Source, name)
+		report(Finding{Prefix: a.Prefix, Node: name, Owner: name, Message: msg,
+			Hint: s.missingHint(v, a, own)})
 	}
 }
 

@@ -16,18 +16,24 @@ func (outOfRange) Description() string {
 	return "a prefix outside every pod range, LoadBalancer pool and allowed range (a leak)"
 }
 
-func (outOfRange) Check(s *Snapshot, report func(Finding)) {
-	for i, r := range s.Routes {
-		if !s.OutOfRange(r.Prefix) {
-			continue
-		}
-		o := s.Origins[i]
-		who := s.describeOrigin(i)
-		msg := fmt.Sprintf("%s announces %s %s, outside every pod range (%s), LoadBalancer pool and allowed range.",
-			who, r.Prefix, r.Via(), joinLimited(prefixStrings(s.podRanges[family(r.Prefix)]), 3))
-		report(Finding{Prefix: r.Prefix, Node: o.Name(), NextHop: r.NextHop, Peer: r.Peer, Message: msg,
-			Hint: s.outOfRangeHint(o, r)})
+func (rule outOfRange) Check(s *Snapshot, report func(Finding)) {
+	for i := range s.Routes {
+		rule.CheckRoute(s, i, report)
 	}
+}
+
+// CheckRoute checks route i (RouteRule).
+func (outOfRange) CheckRoute(s *Snapshot, i int, report func(Finding)) {
+	r := s.Routes[i]
+	if !s.OutOfRange(r.Prefix) {
+		return
+	}
+	o := s.Origins[i]
+	who := s.describeOrigin(i)
+	msg := fmt.Sprintf("%s announces %s %s, outside every pod range (%s), LoadBalancer pool and allowed range.",
+		who, r.Prefix, r.Via(), joinLimited(prefixStrings(s.podRanges[family(r.Prefix)]), 3))
+	report(Finding{Prefix: r.Prefix, Node: o.Name(), NextHop: r.NextHop, Peer: r.Peer, Message: msg,
+		Hint: s.outOfRangeHint(o, r)})
 }
 
 func (s *Snapshot) outOfRangeHint(o Origin, r Route) string {

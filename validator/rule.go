@@ -19,6 +19,11 @@ const (
 	RuleMissingRoute    RuleID = "missing-route"
 	RulePodCIDRDrift    RuleID = "podcidr-drift"
 	RuleDuplicateOrigin RuleID = "duplicate-origin"
+
+	RuleStaleVIP            RuleID = "stale-vip"
+	RuleMissingVIP          RuleID = "missing-vip"
+	RuleVIPWithoutEndpoints RuleID = "vip-without-endpoints"
+	RuleVIPWrongNode        RuleID = "vip-wrong-node"
 )
 
 // Rule checks one kind of disagreement. Check reports findings without a
@@ -34,7 +39,7 @@ type Rule interface {
 // Rules returns every rule, in documentation order.
 func Rules() []Rule {
 	return []Rule{staleRoute{}, foreignCIDR{}, unallocatedCIDR{}, outOfRange{}, missingRoute{}, podCIDRDrift{},
-		duplicateOrigin{}}
+		duplicateOrigin{}, staleVIP{}, missingVIP{}, vipWithoutEndpoints{}, vipWrongNode{}}
 }
 
 // LookupRule returns the rule with the given ID.

@@ -3,6 +3,7 @@ package validator
 import (
 	"net/netip"
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -17,6 +18,8 @@ type NodeView struct {
 	Allocated []Allocation
 	// routes are the indexes of the routes attributed to the node.
 	routes []int
+	count  int // len(routes), counted before they are filled
+	dirty  bool
 }
 
 // Current reports whether the node exists as a Kubernetes Node.
@@ -63,24 +66,29 @@ type Snapshot struct {
 
 	nodes      map[string]*NodeView
 	nodeNames  []string
-	addrs      map[netip.Addr]*NodeView // current nodes' addresses
-	orphanAddr map[netip.Addr]*NodeView // CiliumNodes without Node
-	deleted    map[netip.Addr]*DeletedNode
+	addrs      addrMap[*NodeView] // current nodes' addresses
+	orphanAddr addrMap[*NodeView] // CiliumNodes without Node
+	deleted    addrMap[*DeletedNode]
 	allocs     *allocTable
 	podRanges  [2][]netip.Prefix
 	// byPrefix holds the first route index of each prefix; next chains the
 	// others (-1 ends a chain): no slice per prefix, as most have one route.
-	byPrefix map[pkey]int32
+	byPrefix prefixMap
 	next     []int32
 	// orphans are the indexes of routes with no current node.
 	orphans []int
+	slab    []NodeView // backs nodes: one allocation, not one per node
+	// upd is set on an Engine's snapshot, whose routes change (snapshot_update.go).
+	upd *updates
+	// vip indexes the Services' VIPs, built on first use (vip_index.go).
+	vip vipState
 }
 
 // NewSnapshot indexes the cluster and attributes every route to its origin.
 func NewSnapshot(c *Cluster, routes []Route, opts Options) *Snapshot {
 	s := &Snapshot{Cluster: c, Routes: routes, Options: opts,
-		nodes: map[string]*NodeView{}, addrs: map[netip.Addr]*NodeView{},
-		orphanAddr: map[netip.Addr]*NodeView{}, deleted: map[netip.Addr]*DeletedNode{}}
+		nodes: make(map[string]*NodeView, len(c.Nodes)), addrs: newAddrMap[*NodeView](),
+		orphanAddr: newAddrMap[*NodeView](), deleted: newAddrMap[*DeletedNode]()}
 	for i := range c.Nodes {
 		n := &c.Nodes[i]
 		s.view(n.Name).Node = n
@@ -90,61 +98,80 @@ func NewSnapshot(c *Cluster, routes []Route, opts Options) *Snapshot {
 		s.view(cn.Name).Cilium = cn
 	}
 	slices.Sort(s.nodeNames)
-	var allocs []Allocation
+	total := 0
 	for _, name := range s.nodeNames {
 		v := s.nodes[name]
 		v.Allocated = allocationsOf(v, c.IPAM.Mode)
+		total += len(v.Allocated)
+	}
+	allocs := make([]Allocation, 0, total) // a million CIDRs: no regrowing
+	for _, name := range s.nodeNames {
+		v := s.nodes[name]
 		allocs = append(allocs, v.Allocated...)
 		target := s.addrs
 		if !v.Current() {
 			target = s.orphanAddr
 		}
 		for _, a := range v.addresses() {
-			if _, taken := target[a]; !taken {
-				target[a] = v
+			if _, taken := target.get(a); !taken {
+				target.set(a, v)
 			}
 		}
 	}
 	for i := range c.Deleted {
 		d := &c.Deleted[i]
 		for _, a := range d.Addresses {
-			if prev, ok := s.deleted[a]; !ok || d.DeletedAt.After(prev.DeletedAt) {
-				s.deleted[a] = d
+			if prev, ok := s.deleted.get(a); !ok || d.DeletedAt.After(prev.DeletedAt) {
+				s.deleted.set(a, d)
 			}
 		}
 	}
-	s.allocs = newAllocTable(allocs)
 	for _, r := range c.IPAM.PodRanges {
 		s.podRanges[family(r)] = append(s.podRanges[family(r)], r)
 	}
 	s.Origins = make([]Origin, len(routes))
-	s.byPrefix = make(map[pkey]int32, len(routes))
-	s.next = make([]int32, len(routes))
-	for i := len(routes) - 1; i >= 0; i-- {
-		k := keyOf(routes[i].Prefix)
-		if head, ok := s.byPrefix[k]; ok {
-			s.next[i] = head
-		} else {
-			s.next[i] = -1
-		}
-		s.byPrefix[k] = int32(i)
+	// Indexing prefixes, sorting the allocations and attributing origins
+	// touch disjoint state: on a large snapshot they run side by side.
+	var wg sync.WaitGroup
+	if parallel(max(len(routes), len(allocs))) {
+		wg.Go(s.indexPrefixes)
+		wg.Go(func() { s.allocs = newAllocTable(allocs) })
+	} else {
+		s.indexPrefixes()
+		s.allocs = newAllocTable(allocs)
 	}
+	orphans := 0
 	for i := range routes {
-		o := s.attribute(&routes[i])
+		// Routes come grouped by peer, mostly with the same next hop: the
+		// previous route's origin is a good guess.
+		var o Origin
+		if r, q := &routes[i], &routes[max(i-1, 0)]; i > 0 && r.NextHop == q.NextHop && r.Peer == q.Peer &&
+			r.RouterID == q.RouterID {
+			o = s.Origins[i-1]
+		} else {
+			o = s.attribute(r)
+		}
 		s.Origins[i] = o
 		if o.Node != nil {
-			o.Node.routes = append(o.Node.routes, i)
+			o.Node.count++
 		} else {
-			s.orphans = append(s.orphans, i)
+			orphans++
 		}
 	}
+	wg.Wait()
+	s.groupRoutes(orphans)
 	return s
 }
 
 func (s *Snapshot) view(name string) *NodeView {
 	v, ok := s.nodes[name]
 	if !ok {
-		v = &NodeView{Name: name}
+		if len(s.slab) == cap(s.slab) {
+			s.slab = make([]NodeView, 0, max(64, len(s.Cluster.Nodes)+len(s.Cluster.CiliumNodes)))
+		}
+		// A full slab is replaced, not grown: the pointers into it stay valid.
+		s.slab = append(s.slab, NodeView{Name: name})
+		v = &s.slab[len(s.slab)-1]
 		s.nodes[name] = v
 		s.nodeNames = append(s.nodeNames, name)
 	}
@@ -162,35 +189,12 @@ func (v *NodeView) addresses() []netip.Addr {
 	return out
 }
 
-// allocationsOf returns the CIDRs a node routes: the CiliumNode's under Cilium
-// IPAM, Node.spec.podCIDRs for nodes Cilium does not manage.
-func allocationsOf(v *NodeView, mode IPAMMode) []Allocation {
-	var out []Allocation
-	add := func(src string, ps []netip.Prefix) {
-		for _, p := range ps {
-			out = append(out, Allocation{Prefix: p, Node: v.Name, Source: src})
-		}
-	}
-	switch {
-	case v.Cilium == nil && v.Node != nil:
-		add("Node.spec.podCIDRs", v.Node.PodCIDRs)
-	case v.Cilium == nil:
-	case mode == IPAMMultiPool:
-		for _, pool := range v.Cilium.Pools {
-			add("CiliumNode spec.ipam.pools.allocated (pool "+pool.Pool+")", pool.CIDRs)
-		}
-	case mode.AdvertisesPodCIDRs():
-		add("CiliumNode spec.ipam.podCIDRs", v.Cilium.PodCIDRs)
-	}
-	return out
-}
-
 func (s *Snapshot) attribute(r *Route) Origin {
 	for _, try := range []struct {
 		addr netip.Addr
 		by   MatchedBy
 	}{{r.NextHop, ByNextHop}, {r.Peer, ByPeer}, {r.RouterID, ByRouterID}} {
-		if v, ok := s.addrs[try.addr]; ok && try.addr.IsValid() {
+		if v, ok := s.addrs.get(try.addr); ok && try.addr.IsValid() {
 			return Origin{Node: v, By: try.by}
 		}
 	}
@@ -199,10 +203,10 @@ func (s *Snapshot) attribute(r *Route) Origin {
 		if !a.IsValid() {
 			continue
 		}
-		if v, ok := s.orphanAddr[a]; ok && o.Orphan == nil {
+		if v, ok := s.orphanAddr.get(a); ok && o.Orphan == nil {
 			o.Orphan = v
 		}
-		if d, ok := s.deleted[a]; ok && o.Deleted == nil {
+		if d, ok := s.deleted.get(a); ok && o.Deleted == nil {
 			o.Deleted = d
 		}
 	}
@@ -223,7 +227,7 @@ func (s *Snapshot) AllocatedExactly(p netip.Prefix) []Allocation { return s.allo
 
 // RoutesFor returns the indexes of the routes for prefix p.
 func (s *Snapshot) RoutesFor(p netip.Prefix) []int {
-	head, ok := s.byPrefix[keyOf(p)]
+	head, ok := s.byPrefix.get(p)
 	if !ok {
 		return nil
 	}
@@ -235,15 +239,26 @@ func (s *Snapshot) chain(head int32) []int {
 	for i := head; i >= 0; i = s.next[i] {
 		out = append(out, int(i))
 	}
+	if s.upd != nil {
+		slices.Sort(out) // updates link new routes first
+	}
 	return out
 }
 
 // RoutesOf returns the indexes of the routes attributed to node name.
 func (s *Snapshot) RoutesOf(name string) []int {
 	if name == "" {
+		if s.upd != nil && s.upd.orphansDirty {
+			s.upd.orphansDirty = false
+			s.sortList(s.orphans)
+		}
 		return s.orphans
 	}
 	if v := s.nodes[name]; v != nil {
+		if v.dirty {
+			v.dirty = false
+			s.sortList(v.routes)
+		}
 		return v.routes
 	}
 	return nil
@@ -255,9 +270,9 @@ func (s *Snapshot) RangesKnown(p netip.Prefix) bool { return len(s.podRanges[fam
 // InPodRange reports whether p lies inside a pod range.
 func (s *Snapshot) InPodRange(p netip.Prefix) bool { return inRanges(p, s.podRanges[family(p)]) }
 
-// InServiceRange reports whether p lies inside a LoadBalancer pool or an allowed range.
+// InServiceRange reports whether p lies inside a LoadBalancer pool or an allowed range, or is a Service's VIP.
 func (s *Snapshot) InServiceRange(p netip.Prefix) bool {
-	return inRanges(p, s.Cluster.LBPools) || inRanges(p, s.Options.AllowedRanges)
+	return inRanges(p, s.Cluster.LBPools) || inRanges(p, s.Options.AllowedRanges) || s.IsVIP(p)
 }
 
 // OutOfRange reports whether p is outside every known range, when ranges are known.

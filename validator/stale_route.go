@@ -15,27 +15,33 @@ func (staleRoute) Description() string {
 	return "a route whose origin (next hop, peer or router ID) is no current node"
 }
 
-func (staleRoute) Check(s *Snapshot, report func(Finding)) {
-	for i, r := range s.Routes {
-		o := s.Origins[i]
-		// Paths kept by graceful restart are not stale until their restart time
-		// runs out; the BGP speaker itself drops them then.
-		if o.Node != nil || r.Stale {
-			continue
-		}
-		var ovs []Overlap
-		s.Overlapping(r.Prefix, func(ov Overlap) { ovs = append(ovs, ov) })
-		owners := ownersOf(ovs, "")
-		msg := fmt.Sprintf("%s is announced %s, which belongs to no current node", r.Prefix, r.Via())
-		switch {
-		case o.Deleted != nil:
-			msg += fmt.Sprintf("; it belonged to %s", s.deletedPhrase(o.Deleted))
-		case o.Orphan != nil:
-			msg += fmt.Sprintf("; it matches CiliumNode %s, whose Node no longer exists", o.Orphan.Name)
-		}
-		report(Finding{Prefix: r.Prefix, NextHop: r.NextHop, Peer: r.Peer, Owner: strings.Join(owners, ","),
-			Message: msg + ".", Hint: staleHint(r, o, owners)})
+func (rule staleRoute) Check(s *Snapshot, report func(Finding)) {
+	for i := range s.Routes {
+		rule.CheckRoute(s, i, report)
 	}
+}
+
+// CheckRoute checks route i (RouteRule).
+func (staleRoute) CheckRoute(s *Snapshot, i int, report func(Finding)) {
+	r := s.Routes[i]
+	o := s.Origins[i]
+	// Paths kept by graceful restart are not stale until their restart time
+	// runs out; the BGP speaker itself drops them then.
+	if o.Node != nil || r.Stale {
+		return
+	}
+	var ovs []Overlap
+	s.Overlapping(r.Prefix, func(ov Overlap) { ovs = append(ovs, ov) })
+	owners := ownersOf(ovs, "")
+	msg := fmt.Sprintf("%s is announced %s, which belongs to no current node", r.Prefix, r.Via())
+	switch {
+	case o.Deleted != nil:
+		msg += fmt.Sprintf("; it belonged to %s", s.deletedPhrase(o.Deleted))
+	case o.Orphan != nil:
+		msg += fmt.Sprintf("; it matches CiliumNode %s, whose Node no longer exists", o.Orphan.Name)
+	}
+	report(Finding{Prefix: r.Prefix, NextHop: r.NextHop, Peer: r.Peer, Owner: strings.Join(owners, ","),
+		Message: msg + ".", Hint: staleHint(r, o, owners)})
 }
 
 func staleHint(r Route, o Origin, owners []string) string {

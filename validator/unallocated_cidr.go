@@ -13,21 +13,27 @@ func (unallocatedCIDR) Description() string {
 	return "a node announces a prefix that is allocated to no node"
 }
 
-func (unallocatedCIDR) Check(s *Snapshot, report func(Finding)) {
-	for i, r := range s.Routes {
-		v := s.Origins[i].Node
-		if v == nil || s.InServiceRange(r.Prefix) || s.OutOfRange(r.Prefix) {
-			continue
-		}
-		overlaps := false
-		s.Overlapping(r.Prefix, func(Overlap) { overlaps = true })
-		if overlaps {
-			continue
-		}
-		msg := fmt.Sprintf("%s announces %s %s, which is allocated to no node.", v.Name, r.Prefix, r.Via())
-		report(Finding{Prefix: r.Prefix, Node: v.Name, NextHop: r.NextHop, Peer: r.Peer, Message: msg,
-			Hint: s.unallocatedHint(v, r)})
+func (rule unallocatedCIDR) Check(s *Snapshot, report func(Finding)) {
+	for i := range s.Routes {
+		rule.CheckRoute(s, i, report)
 	}
+}
+
+// CheckRoute checks route i (RouteRule).
+func (unallocatedCIDR) CheckRoute(s *Snapshot, i int, report func(Finding)) {
+	r := s.Routes[i]
+	v := s.Origins[i].Node
+	if v == nil || s.InServiceRange(r.Prefix) || s.OutOfRange(r.Prefix) {
+		return
+	}
+	overlaps := false
+	s.Overlapping(r.Prefix, func(Overlap) { overlaps = true })
+	if overlaps {
+		return
+	}
+	msg := fmt.Sprintf("%s announces %s %s, which is allocated to no node.", v.Name, r.Prefix, r.Via())
+	report(Finding{Prefix: r.Prefix, Node: v.Name, NextHop: r.NextHop, Peer: r.Peer, Message: msg,
+		Hint: s.unallocatedHint(v, r)})
 }
 
 func (s *Snapshot) unallocatedHint(v *NodeView, r Route) string {

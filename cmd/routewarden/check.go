@@ -25,8 +25,9 @@ func newCheckCmd(g *globalFlags) *cobra.Command {
 		Use:   "check --cluster FILE… --routes FILE…",
 		Short: "Audit a route dump against a cluster snapshot, once",
 		Long: `check reads the cluster (kubectl get -o json or -o yaml output: Nodes, CiliumNodes, CiliumPodIPPools,
-CiliumLoadBalancerIPPools and the kube-system/cilium-config ConfigMap; a List, single objects or several YAML
-documents; several files are merged) and route dumps from a router, and reports every route that does not
+CiliumLoadBalancerIPPools and the kube-system/cilium-config ConfigMap; for the VIP rules also Services,
+EndpointSlices and Cilium's BGP objects; a List, single objects or several YAML documents; several files are
+merged) and route dumps from a router, and reports every route that does not
 match the cluster.
 
 Route formats (detected from the content with --routes-format auto):
@@ -36,9 +37,10 @@ Route formats (detected from the content with --routes-format auto):
   mrt    MRT TABLE_DUMP_V2 files (RFC 6396) from gobgpd, BIRD, FRR or route collectors
 
 Rules: stale-route, foreign-cidr, unallocated-cidr, out-of-range, missing-route, podcidr-drift,
-duplicate-origin. A route belongs to the node owning its next hop (else its peer address, else its router ID).`,
+duplicate-origin, and, when Services are given, stale-vip, missing-vip, vip-without-endpoints, vip-wrong-node. A route belongs to the node owning its next hop (else its peer address, else its router ID).`,
 		Example: `  kubectl get nodes,ciliumnodes,ciliumpodippools,ciliumloadbalancerippools -o json > cluster.json
   kubectl -n kube-system get configmap cilium-config -o yaml > cilium-config.yaml
+  kubectl get services,endpointslices,ciliumbgpadvertisements -A -o json > services.json   # VIP rules
   vtysh -c 'show bgp ipv4 unicast json' > routes.json
   routewarden check --cluster cluster.json --cluster cilium-config.yaml --routes routes.json
 

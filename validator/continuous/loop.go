@@ -14,6 +14,17 @@ type RouteSource interface {
 	Changed() <-chan struct{}
 }
 
+// FreshRouteSource is a RouteSource that can hand its routes over: FreshRoutes
+// returns what Routes returns, in a new slice on every call, which the loop
+// keeps (the validation engine holds it instead of a copy of the table).
+// Version returns the version Routes would return, without copying anything:
+// while neither it nor the cluster changes, the loop re-uses its last result.
+type FreshRouteSource interface {
+	RouteSource
+	FreshRoutes() ([]validator.Route, uint64)
+	Version() uint64
+}
+
 // InventoryStatus says whether the cluster inventory can be trusted.
 type InventoryStatus struct {
 	Synced    bool      `json:"synced"`
@@ -71,6 +82,7 @@ type Loop struct {
 	observers []Observer
 	opts      Options
 	tracker   *tracker
+	engines   engineCache
 	started   time.Time
 
 	mu    sync.RWMutex
@@ -155,21 +167,27 @@ func (l *Loop) runOnce() time.Duration {
 		// The cache is stale: keep what was known, fire and resolve nothing.
 		st.Frozen = true
 		st.Summary = l.State().Summary
+	case warmingUp && !l.tracker.firing():
+		// Nothing can fire before warm-up ends, and the table is still
+		// arriving: validating it would only find every allocated CIDR
+		// missing (a finding per CIDR, the most expensive validation of the
+		// run), and even reading the cluster and copying the routes costs
+		// at every wake-up. So the first validation, and the hold-down of
+		// every finding, starts when warm-up ends.
 	default:
-		cluster, _, err := l.cluster.Cluster(now)
+		cluster, version, err := l.cluster.Cluster(now)
 		if err != nil {
 			st.Err = err.Error()
 			st.Frozen = true
 			break
 		}
-		routes, _ := l.routes.Routes()
 		l.mu.RLock()
 		opts := l.opts.Validator
 		l.tracker.holdDown = l.opts.HoldDown
 		l.mu.RUnlock()
 		opts.Now = now
 		start := time.Now()
-		res := validator.Validate(cluster, routes, opts)
+		res := l.validate(cluster, version, opts)
 		st.Duration = time.Since(start)
 		st.Summary = res.Summary
 		transitions = l.tracker.update(res.Findings, now, !warmingUp)
@@ -192,4 +210,20 @@ func (l *Loop) runOnce() time.Duration {
 		next = min(next, time.Second)
 	}
 	return next
+}
+
+// validate validates the current routes through the engine cache.
+func (l *Loop) validate(cluster *validator.Cluster, version uint64, opts validator.Options) validator.Result {
+	fresh, ok := l.routes.(FreshRouteSource)
+	if !ok {
+		routes, _ := l.routes.Routes()
+		return l.engines.validate(cluster, version, routes, opts, false)
+	}
+	if res, ok := l.engines.unchanged(cluster, version, fresh.Version(), opts); ok {
+		return res
+	}
+	routes, rv := fresh.FreshRoutes()
+	res := l.engines.validate(cluster, version, routes, opts, true)
+	l.engines.routesVersion, l.engines.routesKnown = rv, true
+	return res
 }

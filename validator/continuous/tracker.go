@@ -82,6 +82,16 @@ func (t *tracker) update(findings []validator.Finding, now time.Time, mayFire bo
 	return out
 }
 
+// firing reports whether some tracked finding fires.
+func (t *tracker) firing() bool {
+	for _, tr := range t.byKey {
+		if tr.Firing {
+			return true
+		}
+	}
+	return false
+}
+
 // nextDeadline is when a pending finding's hold-down ends (zero if none).
 func (t *tracker) nextDeadline() time.Time {
 	var next time.Time

@@ -43,7 +43,7 @@ func Table(w io.Writer, res validator.Result) error {
 			node = f.Node
 			title := "Node " + node
 			if node == "" {
-				title = "No current node (stale or unknown origin)"
+				title = "No current node (stale route, unknown origin or Service VIP)"
 			}
 			fmt.Fprintf(b, "\n%s\n%s\n", title, strings.Repeat("─", min(len([]rune(title)), Width)))
 		}

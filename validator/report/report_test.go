@@ -81,7 +81,7 @@ func TestTable(t *testing.T) {
 				finding("missing-route", validator.SeverityWarning, "10.0.1.0/24", "node-a", "node-a"),
 			},
 			want: []string{
-				"No current node (stale or unknown origin)\n", "CRITICAL stale-route", "10.0.9.0/24  owner gone",
+				"No current node (stale route, unknown origin or Service VIP)\n", "CRITICAL stale-route", "10.0.9.0/24  owner gone",
 				"  message for 10.0.9.0/24", "  hint: hint for 10.0.9.0/24",
 				"Node node-a\n───────────\n", "CRITICAL foreign-cidr", "10.0.2.0/24  owner node-b",
 				"WARNING  missing-route", "3 finding(s): 2 critical, 1 warning.",

@@ -1,0 +1,129 @@
+package kube
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/rs/zerolog"
+	"go.uber.org/goleak"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/routewarden/routewarden/internal/testkube"
+	"github.com/routewarden/routewarden/internal/wait"
+	"github.com/routewarden/routewarden/validator"
+)
+
+// TestInventoryAfterAnOutage stops kube-apiserver and etcd long enough for
+// client-go's reflectors to back off, then starts them again. The inventory
+// must stay unavailable until informers that listed after the restart have
+// synced (never on /readyz alone: the old reflectors would list only after
+// their backoff), and it must not wait for that backoff: new informers list
+// at once. A Node created after the recovery is seen; every goroutine of the
+// replaced informers is gone once Run returns.
+func TestInventoryAfterAnOutage(t *testing.T) {
+	env := testkube.Start(t)
+	env.InstallCiliumCRDs(t)
+	env.Apply(t, filepath.Join(testkube.Repo(), "testdata", "scenarios", "dual-stack-missing-ipv6", "cluster.input.yaml"))
+	cfg, err := clientcmd.BuildConfigFromFlags("", env.Kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ignore := goleak.IgnoreCurrent()
+	inv, err := NewInventory(cfg, InventoryOptions{ProbeInterval: time.Second}, zerolog.Nop(), prometheus.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- inv.Run(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+		// Idle keep-alive connections to the API server may remain; nothing else.
+		goleak.VerifyNone(t, ignore, goleak.IgnoreAnyFunction("net/http.(*persistConn).readLoop"),
+			goleak.IgnoreAnyFunction("net/http.(*persistConn).writeLoop"),
+			goleak.IgnoreAnyFunction("golang.org/x/net/http2.(*ClientConn).readLoop"))
+	}()
+	wait.True(t, "the inventory to be available", time.Minute, func() bool { return inv.Status().Available })
+
+	env.Stop(t)
+	wait.True(t, "the inventory to be unavailable", time.Minute, func() bool { return !inv.Status().Available })
+	time.Sleep(20 * time.Second) // the reflectors' list retries now wait several seconds each
+	if c, _, err := inv.Cluster(time.Now()); err != nil || len(c.Nodes) != 4 {
+		t.Fatalf("during the outage the cache should still hold the 4 nodes: %v", err)
+	}
+
+	env.Restart(t)
+	restarted := time.Now()
+	wait.True(t, "the inventory to be available again", 2*time.Minute, func() bool { return inv.Status().Available })
+	t.Logf("available %s after the API server was back", time.Since(restarted).Round(time.Millisecond))
+	inv.mu.RLock()
+	listed := inv.live.started
+	inv.mu.RUnlock()
+	if listed.Before(restarted.Add(-time.Second)) { // The probe may see /readyz just before Restart returns.
+		t.Errorf("available with informers started %s before the API server came back", restarted.Sub(listed))
+	}
+
+	created := time.Now()
+	env.Apply(t, writeTemp(t, testkube.NodeManifest(5)))
+	wait.True(t, "node5 in the inventory", time.Minute, func() bool {
+		c, _, _ := inv.Cluster(time.Now())
+		return slices.ContainsFunc(c.Nodes, func(n validator.Node) bool { return n.Name == "node5" })
+	})
+	t.Logf("a Node created after the recovery was seen %s later", time.Since(created).Round(time.Millisecond))
+}
+
+// TestPromoteTombstonesNodesDeletedUnwatched: a node the replaced informers
+// knew and the new ones do not was deleted while nobody watched, and gets a
+// tombstone with its addresses; a tombstoned node that is back loses it.
+func TestPromoteTombstonesNodesDeletedUnwatched(t *testing.T) {
+	inv, err := NewInventory(&rest.Config{Host: "http://127.0.0.1:1"}, InventoryOptions{}, zerolog.Nop(),
+		prometheus.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	node := func(name, ip string) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Node",
+			"metadata": map[string]any{"name": name},
+			"status":   map[string]any{"addresses": []any{map[string]any{"type": "InternalIP", "address": ip}}}}}
+	}
+	set := func(nodes ...*unstructured.Unstructured) *informerSet {
+		s := &informerSet{cancel: func() {}, objects: map[schema.GroupVersionResource]map[string]*unstructured.Unstructured{
+			gvrNodes: {}}}
+		for _, n := range nodes {
+			s.objects[gvrNodes][n.GetName()] = n
+		}
+		return s
+	}
+	old := set(node("node1", "10.0.0.11"), node("node2", "10.0.0.12"))
+	inv.pending = old
+	inv.promote(old)
+	inv.tombstones = append(inv.tombstones, validator.DeletedNode{Name: "node3", DeletedAt: time.Now()})
+	fresh := set(node("node1", "10.0.0.11"), node("node3", "10.0.0.13"))
+	inv.pending = fresh
+	inv.promote(fresh)
+	c, _, err := inv.Cluster(time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Deleted) != 1 || c.Deleted[0].Name != "node2" || len(c.Deleted[0].Addresses) != 1 {
+		t.Fatalf("tombstones %+v, want node2's alone, with its address", c.Deleted)
+	}
+	if len(c.Nodes) != 2 || !inv.Status().Synced {
+		t.Errorf("%d nodes, synced %v: want the new set's 2 and synced", len(c.Nodes), inv.Status().Synced)
+	}
+	stale := set()
+	inv.promote(stale) // not the pending set: ignored
+	if inv.live != fresh {
+		t.Error("a set that is not pending was promoted")
+	}
+}

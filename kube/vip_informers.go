@@ -1,0 +1,89 @@
+package kube
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/rs/zerolog"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/rest"
+)
+
+// Resources the VIP rules read: Services and their EndpointSlices (always
+// served), and Cilium's BGP objects that say which Services are announced.
+var (
+	gvrServices       = schema.GroupVersionResource{Version: "v1", Resource: "services"}
+	gvrEndpointSlices = schema.GroupVersionResource{Group: "discovery.k8s.io", Version: "v1", Resource: "endpointslices"}
+	// The BGP control plane's CRDs, newest version first: one version of each is watched.
+	bgpAdvertVersions = []schema.GroupVersionResource{
+		{Group: "cilium.io", Version: "v2", Resource: "ciliumbgpadvertisements"},
+		{Group: "cilium.io", Version: "v2alpha1", Resource: "ciliumbgpadvertisements"},
+	}
+	bgpPeerCfgVersions = []schema.GroupVersionResource{
+		{Group: "cilium.io", Version: "v2", Resource: "ciliumbgppeerconfigs"},
+		{Group: "cilium.io", Version: "v2alpha1", Resource: "ciliumbgppeerconfigs"},
+	}
+	bgpPeeringPolVersions = []schema.GroupVersionResource{
+		{Group: "cilium.io", Version: "v2alpha1", Resource: "ciliumbgppeeringpolicies"},
+	}
+)
+
+// vipResources returns the Services, EndpointSlices and whichever of the BGP
+// CRDs the API server serves. A missing BGP CRD is no degradation: a cluster
+// runs one BGP control plane version (v1 policies were removed in Cilium 1.19),
+// and without any, no Service's VIP is expected to be announced.
+func (i *Inventory) vipResources() []schema.GroupVersionResource {
+	gvrs := []schema.GroupVersionResource{gvrServices, gvrEndpointSlices}
+	for _, versions := range [][]schema.GroupVersionResource{bgpAdvertVersions, bgpPeerCfgVersions, bgpPeeringPolVersions} {
+		for _, gvr := range versions {
+			list, err := i.disc.ServerResourcesForGroupVersion(gvr.GroupVersion().String())
+			if err == nil && slices.ContainsFunc(list.APIResources, func(r metav1.APIResource) bool {
+				return r.Name == gvr.Resource
+			}) {
+				gvrs = append(gvrs, gvr)
+				break
+			}
+		}
+	}
+	i.mu.Lock()
+	i.vipGVRs = gvrs
+	i.mu.Unlock()
+	i.log.Debug().Interface("resources", gvrs).Msg("watching Services and BGP objects for the VIP rules")
+	return gvrs
+}
+
+// objectKey keys an informer's objects: "namespace/name", or the name of a
+// cluster-scoped object.
+func objectKey(u *unstructured.Unstructured) string {
+	if ns := u.GetNamespace(); ns != "" {
+		return ns + "/" + u.GetName()
+	}
+	return u.GetName()
+}
+
+// clusterResourcesLocked are the resources Cluster translates, VIP ones included.
+func (i *Inventory) clusterResourcesLocked() []schema.GroupVersionResource {
+	return append([]schema.GroupVersionResource{gvrNodes, gvrCiliumNodes, gvrPodIPPools, gvrLBIPPools, gvrConfigMaps},
+		i.vipGVRs...)
+}
+
+// withWarningLog sends the API server's warnings (such as the deprecation of
+// CiliumBGPPeeringPolicy, which the VIP rules watch) to the log, each distinct
+// one once, instead of klog's standard error on every list and watch.
+func withWarningLog(cfg *rest.Config, log zerolog.Logger) *rest.Config {
+	if cfg.WarningHandler != nil || cfg.WarningHandlerWithContext != nil {
+		return cfg
+	}
+	cfg = rest.CopyConfig(cfg)
+	cfg.WarningHandler = rest.NewWarningWriter(warningLog{log}, rest.WarningWriterOptions{Deduplicate: true})
+	return cfg
+}
+
+type warningLog struct{ log zerolog.Logger }
+
+func (w warningLog) Write(p []byte) (int, error) {
+	w.log.Warn().Str("component", "kube").Msg("Kubernetes API: " + strings.TrimSpace(string(p)))
+	return len(p), nil
+}

@@ -1,0 +1,75 @@
+package continuous
+
+import (
+	"reflect"
+	"slices"
+	"time"
+
+	"github.com/routewarden/routewarden/validator"
+)
+
+// engineCache keeps an incremental validator.Engine from one validation to
+// the next. While the cluster (its version and its tombstones, which expire
+// without a new version) and the validator options stay the same, a
+// validation feeds the engine only the routes that changed; otherwise it
+// builds a new engine, which costs what a full validation costs.
+type engineCache struct {
+	engine  *validator.Engine
+	version uint64
+	deleted []validator.DeletedNode
+	opts    validator.Options // without Now
+	// routesVersion is the route source's version the engine holds, when
+	// the source has versions (FreshRouteSource).
+	routesVersion uint64
+	routesKnown   bool
+}
+
+// unchanged returns the last result when neither the routes (by version), the
+// cluster nor the options changed since, and no tombstone can age.
+func (c *engineCache) unchanged(cluster *validator.Cluster, version, routesVersion uint64,
+	opts validator.Options) (validator.Result, bool) {
+	opts.Now = time.Time{}
+	if c.engine == nil || !c.routesKnown || routesVersion != c.routesVersion || version != c.version ||
+		len(cluster.Deleted) > 0 || len(c.deleted) > 0 || !reflect.DeepEqual(opts, c.opts) {
+		return validator.Result{}, false
+	}
+	return c.engine.Result(), true
+}
+
+// validate returns what validator.Validate(cluster, routes, opts) returns.
+// With owned set the engine may keep routes instead of copying them (the
+// caller hands them over).
+func (c *engineCache) validate(cluster *validator.Cluster, version uint64, routes []validator.Route,
+	opts validator.Options, owned bool) validator.Result {
+	now := opts.Now
+	opts.Now = time.Time{}
+	c.routesKnown = false
+	if c.engine == nil || version != c.version || !sameTombstones(cluster.Deleted, c.deleted) ||
+		!reflect.DeepEqual(opts, c.opts) {
+		opts.Now = now
+		// The old engine (a copy of the table and its indexes) goes first.
+		c.engine = nil
+		if owned {
+			c.engine = validator.NewEngineOwned(cluster, routes, opts)
+		} else {
+			c.engine = validator.NewEngine(cluster, routes, opts)
+		}
+		opts.Now = time.Time{}
+		c.version, c.deleted, c.opts = version, slices.Clone(cluster.Deleted), opts
+		return c.engine.Result()
+	}
+	c.engine.SetNow(now)
+	if owned {
+		c.engine.SyncOwned(routes)
+	} else {
+		c.engine.Sync(routes)
+	}
+	return c.engine.Result()
+}
+
+func sameTombstones(a, b []validator.DeletedNode) bool {
+	return slices.EqualFunc(a, b, func(x, y validator.DeletedNode) bool {
+		return x.Name == y.Name && x.DeletedAt.Equal(y.DeletedAt) && slices.Equal(x.Addresses, y.Addresses) &&
+			slices.Equal(x.CIDRs, y.CIDRs)
+	})
+}

@@ -1,0 +1,158 @@
+package validator
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// rebuildMin is the smallest Sync delta that rebuilds the engine instead of
+// applying one event per route; a delta also rebuilds only when it is a large
+// part of the table (see Sync).
+const rebuildMin = 256
+
+// NewEngine validates routes against the cluster and keeps the state for
+// route events. It copies routes; a later route with the identity of an
+// earlier one replaces it.
+func NewEngine(c *Cluster, routes []Route, opts Options) *Engine {
+	return NewEngineOwned(c, slices.Clone(routes), opts)
+}
+
+// NewEngineOwned is NewEngine for a caller that hands routes over: the engine
+// keeps and modifies the slice instead of copying it (a table of a million
+// routes is some 170 MB), so the caller must not use it afterwards.
+func NewEngineOwned(c *Cluster, routes []Route, opts Options) *Engine {
+	e := &Engine{}
+	e.build(c, routes, opts)
+	return e
+}
+
+// build (re)initializes the engine over routes, which it owns: duplicates
+// (by identity) are folded in place, the later route winning, as NewEngine
+// promises. Its cost is one full validation.
+func (e *Engine) build(c *Cluster, routes []Route, opts Options) {
+	ids := newRouteIDs(len(routes))
+	own := routes[:0]
+	for i := range routes {
+		r := routes[i]
+		if j, ok := ids.get(&r); ok {
+			own[j] = r
+			continue
+		}
+		ids.set(&r, int32(len(own)))
+		own = append(own, r)
+	}
+	clear(routes[len(own):]) // drop references held by the folded slots
+	*e = Engine{s: NewSnapshot(c, own, opts), ids: ids, sink: e.sink[:0]}
+	e.s.enableUpdates()
+	for _, r := range Rules() {
+		if opts.Rules[r.ID()].Disabled {
+			continue
+		}
+		id, sev := r.ID(), opts.severity(r)
+		er := engineRule{Rule: r, report: func(f Finding) {
+			f.Rule, f.Severity = id, sev
+			e.sink = append(e.sink, f)
+		}}
+		switch ir := r.(type) {
+		case RouteRule:
+			er.route = ir
+		case PrefixRule:
+			er.prefix = ir
+		case NodeRule:
+			er.node = ir
+		}
+		e.rules = append(e.rules, er)
+	}
+	e.checkAll()
+}
+
+// rebuild replaces the held routes with routes (copied unless owned) in one
+// full validation and returns what changed: what Sync does with a delta that
+// would cost more route by route (every event re-checks its prefix and nodes).
+func (e *Engine) rebuild(routes []Route, owned bool) Change {
+	old := e.Findings()
+	if !owned {
+		routes = slices.Clone(routes)
+	}
+	e.build(e.s.Cluster, routes, e.s.Options)
+	var ch Change
+	ch.diff(old, e.Findings())
+	return ch
+}
+
+// bigDelta reports whether a Sync of events route events against a table of
+// held routes is cheaper as a rebuild.
+func bigDelta(events, held, routes int) bool {
+	return events >= rebuildMin && 4*events >= max(held, routes)
+}
+
+// found is a finding a rule reported, with the route it was checked for
+// (route rules).
+type found struct {
+	route int
+	f     Finding
+}
+
+// checkAll computes every finding from scratch. The rules only read the
+// fresh snapshot (no route list is out of order yet): on a large one they
+// run on all CPUs, as in ValidateSnapshot, and their findings are filed in
+// rule order, so the engine's state does not depend on it.
+func (e *Engine) checkAll() {
+	s := e.s
+	e.byRoute = make([][]Finding, len(s.Routes))
+	e.byPref, e.byNode, e.whole = map[pkey][]Finding{}, map[string][]Finding{}, map[RuleID][]Finding{}
+	out := make([][]found, len(e.rules))
+	check := func(k int) {
+		r := e.rules[k]
+		id, sev := r.ID(), s.Options.severity(r.Rule)
+		cur := -1
+		report := func(f Finding) {
+			f.Rule, f.Severity = id, sev
+			out[k] = append(out[k], found{cur, f})
+		}
+		if r.route == nil {
+			r.Check(s, report)
+			return
+		}
+		for i := range s.Routes {
+			cur = i
+			r.route.CheckRoute(s, i, report)
+		}
+	}
+	if parallel(len(s.Routes)) {
+		var next atomic.Int32
+		var wg sync.WaitGroup
+		for range min(runtime.GOMAXPROCS(0), len(e.rules)) {
+			wg.Go(func() {
+				for k := int(next.Add(1)) - 1; k < len(e.rules); k = int(next.Add(1)) - 1 {
+					check(k)
+				}
+			})
+		}
+		wg.Wait()
+	} else {
+		for k := range e.rules {
+			check(k)
+		}
+	}
+	for k, r := range e.rules {
+		for _, x := range out[k] {
+			f := x.f
+			switch {
+			case r.route != nil:
+				e.byRoute[x.route] = append(e.byRoute[x.route], f)
+			case r.prefix != nil:
+				pk := keyOf(f.Prefix)
+				e.byPref[pk] = append(e.byPref[pk], f)
+			case r.node != nil:
+				e.byNode[f.Node] = append(e.byNode[f.Node], f)
+			default:
+				e.whole[r.ID()] = append(e.whole[r.ID()], f)
+			}
+		}
+		out[k] = nil
+	}
+	e.stale = true
+}
