@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,6 +26,8 @@ type Collector struct {
 	// mu guards cfg and static, which Reconfigure replaces while watches read them.
 	mu     sync.RWMutex
 	static map[netip.Addr]bool
+	// sync holds back each peer's initial table until its End-of-RIB.
+	sync *initialSync
 	// allowExport leaves out the never-advertise policy; only the test that
 	// proves the policy matters sets it.
 	allowExport bool
@@ -43,6 +46,7 @@ func NewCollector(cfg Config, log zerolog.Logger, reg prometheus.Registerer) (*C
 	for _, n := range cfg.Neighbors {
 		c.static[n.Address] = true
 	}
+	c.sync = newInitialSync(func(peer netip.Addr, b *pathBatch) { c.store.Update(peer, b.announced, b.withdrawn) })
 	m, err := newMetrics(reg, c.store)
 	if err != nil {
 		return nil, err
@@ -62,7 +66,7 @@ func (c *Collector) isStatic(addr netip.Addr) bool {
 
 // Run starts the BGP server and runs until ctx ends.
 func (c *Collector) Run(ctx context.Context) error {
-	srv := server.NewBgpServer(server.LoggerOption(gobgpLogger{c.log}))
+	srv := server.NewBgpServer(server.LoggerOption(c.metrics.countErrors(gobgpLogger{c.log})))
 	go srv.Serve()
 	c.srv = srv
 	defer srv.Stop()
@@ -124,11 +128,20 @@ func (c *Collector) start(ctx context.Context) error {
 // neverAdvertise sets a global export policy that rejects everything. Without
 // it GoBGP re-advertises node A's routes to node B; the policy must be set with
 // SetPolicyAssignment (put into StartBgp's Global it is silently ignored).
+//
+// It also sets a global import policy that rejects everything: the collector
+// reads paths from the Adj-RIB-In watch (before import policy), so GoBGP's
+// global RIB and its best-path selection would be pure cost — a second copy of
+// every path and a decision per prefix. Rejected on import, a path stays in
+// the Adj-RIB-In only (the ingest benchmark, BENCHMARKS.md, measures the gain).
 func neverAdvertise(ctx context.Context, srv *server.BgpServer) error {
-	err := srv.SetPolicyAssignment(ctx, &api.SetPolicyAssignmentRequest{Assignment: &api.PolicyAssignment{
-		Name: "global", Direction: api.PolicyDirection_EXPORT, DefaultAction: api.RouteAction_REJECT}})
-	if err != nil {
-		return fmt.Errorf("setting the export policy that keeps the collector from advertising: %w", err)
+	for _, dir := range []api.PolicyDirection{api.PolicyDirection_EXPORT, api.PolicyDirection_IMPORT} {
+		err := srv.SetPolicyAssignment(ctx, &api.SetPolicyAssignmentRequest{Assignment: &api.PolicyAssignment{
+			Name: "global", Direction: dir, DefaultAction: api.RouteAction_REJECT}})
+		if err != nil {
+			return fmt.Errorf("setting the %s policy that keeps the collector from advertising: %w",
+				strings.ToLower(dir.String()), err)
+		}
 	}
 	return nil
 }

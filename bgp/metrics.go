@@ -11,8 +11,12 @@ import (
 type metrics struct {
 	store        *Store
 	decodeErrors prometheus.Counter
-	peerUp       *prometheus.Desc
-	peerRoutes   *prometheus.Desc
+	// Protocol errors GoBGP reports only in its log (errorlog.go).
+	updateErrors  *prometheus.CounterVec
+	notifications *prometheus.CounterVec
+	prefixLimit   *prometheus.CounterVec
+	peerUp        *prometheus.Desc
+	peerRoutes    *prometheus.Desc
 }
 
 func newMetrics(reg prometheus.Registerer, store *Store) (*metrics, error) {
@@ -20,12 +24,21 @@ func newMetrics(reg prometheus.Registerer, store *Store) (*metrics, error) {
 		store: store,
 		decodeErrors: prometheus.NewCounter(prometheus.CounterOpts{Name: "routewarden_bgp_path_decode_errors_total",
 			Help: "Received BGP paths that could not be decoded and were ignored."}),
+		updateErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_bgp_update_errors_total",
+			Help: "Malformed UPDATEs received, by the RFC 7606 action taken: treat-as-withdraw, attribute-discard, " +
+				"afi-safi-disable or session-reset."}, []string{"peer", "action"}),
+		notifications: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_bgp_notifications_total",
+			Help: "BGP NOTIFICATIONs sent to or received from a peer, by error code and subcode."},
+			[]string{"peer", "direction", "code", "subcode"}),
+		prefixLimit: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_bgp_prefix_limit_exceeded_total",
+			Help: "Sessions cut off because the peer announced more prefixes than its maxPrefixes."},
+			[]string{"peer"}),
 		peerUp: prometheus.NewDesc("routewarden_bgp_peer_up",
 			"1 while the BGP session with the peer is established, else 0.", []string{"peer", "state"}, nil),
 		peerRoutes: prometheus.NewDesc("routewarden_bgp_peer_routes",
 			"Paths held from the peer (including graceful-restart stale ones).", []string{"peer"}, nil),
 	}
-	for _, c := range []prometheus.Collector{m.decodeErrors, m} {
+	for _, c := range []prometheus.Collector{m.decodeErrors, m.updateErrors, m.notifications, m.prefixLimit, m} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("registering BGP metrics: %w", err)
 		}

@@ -22,6 +22,8 @@ type PeerInfo struct {
 	RestartTime time.Duration `json:"restartTime"`
 	// StaleUntil is set while a restarting peer's paths are kept (graceful restart).
 	StaleUntil time.Time `json:"staleUntil,omitempty"`
+	// BMP is set for a peer monitored over BMP (see MonitoredPeers).
+	BMP *BMPInfo `json:"bmp,omitempty"`
 }
 
 type pathKey struct {
@@ -29,16 +31,27 @@ type pathKey struct {
 	id     uint32
 }
 
+// peerKey identifies a peer: a direct BGP neighbor by its address (router
+// unset), a peer monitored over BMP by the monitoring router and the BMP
+// per-peer header.
+type peerKey struct {
+	router netip.Addr
+	typ    uint8
+	dist   uint64
+	addr   netip.Addr
+}
+
 type peerEntry struct {
-	info   PeerInfo
-	routes map[pathKey]validator.Route
+	info  PeerInfo
+	paths pathTable
 }
 
 // Store holds every path received, per peer. It is safe for concurrent use and
 // signals every change on Changed.
 type Store struct {
 	mu      sync.RWMutex
-	peers   map[netip.Addr]*peerEntry
+	peers   map[peerKey]*peerEntry
+	attrs   *interner
 	version uint64
 	changed chan struct{}
 	now     func() time.Time
@@ -46,7 +59,7 @@ type Store struct {
 
 // NewStore returns an empty store.
 func NewStore() *Store {
-	return &Store{peers: map[netip.Addr]*peerEntry{}, changed: make(chan struct{}, 1), now: time.Now}
+	return &Store{peers: map[peerKey]*peerEntry{}, attrs: newInterner(), changed: make(chan struct{}, 1), now: time.Now}
 }
 
 // Changed receives a value after changes (coalesced: one pending signal at most).
@@ -60,11 +73,13 @@ func (s *Store) bump() {
 	}
 }
 
-func (s *Store) entry(peer netip.Addr) *peerEntry {
-	e, ok := s.peers[peer]
+func (s *Store) entry(peer netip.Addr) *peerEntry { return s.entryKey(peerKey{addr: peer}) }
+
+func (s *Store) entryKey(k peerKey) *peerEntry {
+	e, ok := s.peers[k]
 	if !ok {
-		e = &peerEntry{info: PeerInfo{Address: peer, State: "unknown"}, routes: map[pathKey]validator.Route{}}
-		s.peers[peer] = e
+		e = &peerEntry{info: PeerInfo{Address: k.addr, State: "unknown"}, paths: newPathTable()}
+		s.peers[k] = e
 	}
 	return e
 }
@@ -74,25 +89,51 @@ func (s *Store) Update(peer netip.Addr, announced []validator.Route, withdrawn [
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e := s.entry(peer)
-	for _, r := range withdrawn {
-		delete(e.routes, pathKey{r.Prefix, r.PathID})
+	for i := range withdrawn {
+		s.withdraw(e, withdrawn[i].Prefix, withdrawn[i].PathID)
 	}
-	for _, r := range announced {
-		r.Stale = false
-		e.routes[pathKey{r.Prefix, r.PathID}] = r
+	for i := range announced {
+		r := &announced[i]
+		s.announce(e, r.Prefix, r.PathID, s.attrs.ref(r, 1))
 	}
-	e.info.Routes = len(e.routes)
+	e.info.Routes = e.paths.len()
 	s.bump()
 }
 
-// PeerUp records an established session.
+func (s *Store) withdraw(e *peerEntry, p netip.Prefix, id uint32) {
+	if old, ok := e.paths.del(p, id); ok {
+		s.attrs.unref(old &^ staleBit)
+	}
+}
+
+// announce stores a path whose attribute set is already referenced.
+func (s *Store) announce(e *peerEntry, p netip.Prefix, id, set uint32) {
+	if old, ok := e.paths.put(p, id, set); ok {
+		s.attrs.unref(old &^ staleBit)
+	}
+}
+
+// drop removes a peer's paths (all, or only the stale ones of a family).
+func (s *Store) drop(e *peerEntry, match func(p netip.Prefix, stale bool) bool) {
+	e.paths.each(func(p netip.Prefix, _ uint32, v uint32) (uint32, bool) {
+		if match != nil && !match(p, v&staleBit != 0) {
+			return v, true
+		}
+		s.attrs.unref(v &^ staleBit)
+		return 0, false
+	})
+	e.info.Routes = e.paths.len()
+}
+
+// PeerUp records an established session. Paths kept stale through a graceful
+// restart stay stale, with their deadline, until End-of-RIB or ExpireStale.
 func (s *Store) PeerUp(info PeerInfo) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e := s.entry(info.Address)
-	routes := e.info.Routes
+	routes, staleUntil := e.info.Routes, e.info.StaleUntil
 	e.info = info
-	e.info.State, e.info.Since, e.info.Routes = "established", s.now(), routes
+	e.info.State, e.info.Since, e.info.Routes, e.info.StaleUntil = "established", s.now(), routes, staleUntil
 	s.bump()
 }
 
@@ -115,14 +156,11 @@ func (s *Store) PeerDown(peer netip.Addr, state string, keep time.Duration) {
 	defer s.mu.Unlock()
 	e := s.entry(peer)
 	e.info.State, e.info.Since, e.info.EndOfRIB = state, s.now(), nil
-	if keep <= 0 || len(e.routes) == 0 {
-		clear(e.routes)
-		e.info.Routes, e.info.StaleUntil = 0, time.Time{}
+	if keep <= 0 || e.paths.len() == 0 {
+		s.drop(e, nil)
+		e.info.StaleUntil = time.Time{}
 	} else {
-		for k, r := range e.routes {
-			r.Stale = true
-			e.routes[k] = r
-		}
+		e.paths.each(func(_ netip.Prefix, _ uint32, v uint32) (uint32, bool) { return v | staleBit, true })
 		e.info.StaleUntil = s.now().Add(keep)
 	}
 	s.bump()
@@ -132,28 +170,37 @@ func (s *Store) PeerDown(peer netip.Addr, state string, keep time.Duration) {
 func (s *Store) Forget(peer netip.Addr) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if e, ok := s.peers[peer]; ok && len(e.routes) == 0 {
-		delete(s.peers, peer)
+	if e, ok := s.peers[peerKey{addr: peer}]; ok && e.paths.len() == 0 {
+		delete(s.peers, peerKey{addr: peer})
 		s.bump()
 	}
 }
 
 // EndOfRIB records a peer's End-of-RIB for a family and drops the paths of that
-// family that stayed stale through a graceful restart.
+// family that stayed stale through a graceful restart (RFC 4724 §4.2). Stale
+// paths of the peer's other families stay until their own End-of-RIB or the
+// peer's restart time runs out (ExpireStale).
 func (s *Store) EndOfRIB(peer netip.Addr, family string, isV6 bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e := s.entry(peer)
+	s.endOfRIB(s.entry(peer), family, isV6)
+}
+
+func (s *Store) endOfRIB(e *peerEntry, family string, isV6 bool) {
 	if !slices.Contains(e.info.EndOfRIB, family) {
 		e.info.EndOfRIB = append(e.info.EndOfRIB, family)
 	}
-	for k, r := range e.routes {
-		if r.Stale && k.prefix.Addr().Is6() == isV6 {
-			delete(e.routes, k)
+	staleLeft := false
+	s.drop(e, func(p netip.Prefix, stale bool) bool {
+		if stale && p.Addr().Is6() != isV6 {
+			staleLeft = true
+			return false
 		}
+		return stale
+	})
+	if !staleLeft {
+		e.info.StaleUntil = time.Time{}
 	}
-	e.info.Routes = len(e.routes)
-	e.info.StaleUntil = time.Time{}
 	s.bump()
 }
 
@@ -168,12 +215,8 @@ func (s *Store) ExpireStale(now time.Time) time.Time {
 			continue
 		}
 		if !now.Before(e.info.StaleUntil) {
-			for k, r := range e.routes {
-				if r.Stale {
-					delete(e.routes, k)
-				}
-			}
-			e.info.Routes, e.info.StaleUntil = len(e.routes), time.Time{}
+			s.drop(e, func(_ netip.Prefix, stale bool) bool { return stale })
+			e.info.StaleUntil = time.Time{}
 			s.bump()
 			continue
 		}
@@ -184,30 +227,48 @@ func (s *Store) ExpireStale(now time.Time) time.Time {
 	return next
 }
 
-// Routes returns every path held, and the store's version.
+// Routes returns every path held (from direct and BMP-monitored peers), and
+// the store's version.
 func (s *Store) Routes() ([]validator.Route, uint64) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	n := 0
 	for _, e := range s.peers {
-		n += len(e.routes)
+		n += e.paths.len()
 	}
 	out := make([]validator.Route, 0, n)
 	for _, e := range s.peers {
-		for _, r := range e.routes {
-			out = append(out, r)
-		}
+		e.paths.each(func(p netip.Prefix, id uint32, v uint32) (uint32, bool) {
+			out = append(out, s.attrs.route(p, id, v))
+			return v, true
+		})
 	}
 	return out, s.version
 }
 
-// Peers returns every peer, sorted by address.
+// FreshRoutes is Routes for a caller that keeps the slice (the validation
+// loop's engine holds it instead of a copy): Routes already returns a new
+// slice on every call.
+func (s *Store) FreshRoutes() ([]validator.Route, uint64) { return s.Routes() }
+
+// Version returns the store's version (what Routes returns with the routes),
+// which changes with every change, without copying a route.
+func (s *Store) Version() uint64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.version
+}
+
+// Peers returns every direct BGP peer, sorted by address (BMP-monitored peers
+// are in MonitoredPeers).
 func (s *Store) Peers() []PeerInfo {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := make([]PeerInfo, 0, len(s.peers))
-	for _, e := range s.peers {
-		out = append(out, e.info)
+	for k, e := range s.peers {
+		if !k.router.IsValid() {
+			out = append(out, e.info)
+		}
 	}
 	slices.SortFunc(out, func(a, b PeerInfo) int { return a.Address.Compare(b.Address) })
 	return out
@@ -216,7 +277,7 @@ func (s *Store) Peers() []PeerInfo {
 func (s *Store) peerState(peer netip.Addr) string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if e, ok := s.peers[peer]; ok {
+	if e, ok := s.peers[peerKey{addr: peer}]; ok {
 		return e.info.State
 	}
 	return ""

@@ -99,6 +99,8 @@ type BGPConfig struct {
 	GracefulRestart  GracefulRestartConfig   `mapstructure:"gracefulRestart" yaml:"gracefulRestart"`
 	Neighbors        []NeighborConfig        `mapstructure:"neighbors" yaml:"neighbors"`
 	DynamicNeighbors []DynamicNeighborConfig `mapstructure:"dynamicNeighbors" yaml:"dynamicNeighbors"`
+	// BMP is the BMP station (config/bmp.go).
+	BMP BMPConfig `mapstructure:"bmp" yaml:"bmp"`
 }
 
 // GracefulRestartConfig is the collector's graceful-restart (helper) setting.

@@ -102,3 +102,49 @@ func readFile(t *testing.T, p string) string {
 	}
 	return string(b)
 }
+
+func TestBMP(t *testing.T) {
+	cases := []struct {
+		name, yaml string
+		want       []string // problems, in the golden file's format
+	}{
+		{"off by default", "bgp:\n  asn: 65000\n", nil},
+		{"on", "bgp:\n  bmp:\n    listen: \":11019\"\n    allowedSources: [10.0.0.0/24]\n", nil},
+		{"port out of range", "bgp:\n  bmp:\n    listen: \"127.0.0.1:0\"\n",
+			[]string{`:3: bgp.bmp.listen: "127.0.0.1:0": port "0" is not a TCP port (1–65535)`}},
+		{"sources without a listener", "bgp:\n  bmp:\n    allowedSources: [10.0.0.0/24]\n",
+			[]string{`:3: bgp.bmp.allowedSources: set, but bgp.bmp.listen is empty: the BMP station is off`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := t.TempDir() + "/bmp.yaml"
+			if err := os.WriteFile(path, []byte(tc.yaml), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, problems, err := Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, p := range problems {
+				got = append(got, strings.TrimPrefix(p.String(), path))
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("problems\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+	cfg, _, _ := Load("testdata/good.yaml")
+	if cfg.BGP.BMP.Listen != "" {
+		t.Errorf("BMP on without bgp.bmp.listen: %+v", cfg.BGP.BMP)
+	}
+	_, problems, err := Load("testdata/bad-bmp.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, p := range problems {
+		b.WriteString(p.String() + "\n")
+	}
+	golden.Assert(t, "testdata/bad-bmp.golden", []byte(b.String()))
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/routewarden/routewarden/alert"
 	"github.com/routewarden/routewarden/alert/httpapi"
 	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/bmp"
 	"github.com/routewarden/routewarden/config"
 	"github.com/routewarden/routewarden/validator"
 	"github.com/routewarden/routewarden/validator/continuous"
@@ -33,7 +34,8 @@ type pipeline struct {
 	loop       *continuous.Loop
 	dispatcher *alert.Dispatcher
 	http       *httpapi.Server
-	reloader   *reloader // nil without a config file
+	reloader   *reloader    // nil without a config file
+	bmp        *bmp.Station // nil without bgp.bmp.listen
 }
 
 // newPipeline builds every component, so that configuration errors surface
@@ -79,7 +81,7 @@ func newPipeline(cfg *config.Config, cluster clusterSource, extraSinks []alert.S
 	p.http = httpapi.New(cfg.HTTP.Listen, httpapi.Sources{
 		State:  p.loop.State,
 		Routes: func() []validator.Route { rs, _ := collector.Store().Routes(); return rs },
-		Peers:  func() any { return collector.Store().Peers() },
+		Peers:  func() any { return append(collector.Store().Peers(), collector.Store().MonitoredPeers()...) },
 		Nodes: func() any {
 			c, _, err := cluster.Cluster(time.Now())
 			if err != nil {
@@ -97,6 +99,16 @@ func newPipeline(cfg *config.Config, cluster clusterSource, extraSinks []alert.S
 	}, reg, log)
 	if err := p.http.Listen(); err != nil {
 		return nil, err
+	}
+	if b := cfg.BGP.BMP; b.Listen != "" {
+		st, err := bmp.New(bmp.Config{Listen: b.Listen, AllowedSources: b.Prefixes()}, collector.Store(), log, reg)
+		if err != nil {
+			return nil, err
+		}
+		if err := st.Listen(); err != nil {
+			return nil, err
+		}
+		p.bmp = st
 	}
 	return p, nil
 }
@@ -117,6 +129,9 @@ func (p *pipeline) run(ctx context.Context) error {
 	}
 	if p.reloader != nil {
 		runs["config reload"] = p.reloader.Run
+	}
+	if p.bmp != nil {
+		runs["bmp"] = p.bmp.Run
 	}
 	for name, run := range runs {
 		g.Go(func() error {

@@ -16,7 +16,8 @@ import (
 // and applies what can change live: rules, ranges, scope and hold-down (the
 // validation), neighbors and dynamic ranges (BGP, by diff: unaffected sessions
 // stay up). An invalid file is refused with every problem and the running
-// config stays; sections that need a restart are reported, not applied.
+// config stays; sections that need a restart (kubernetes, alerting, http, log,
+// bgp.bmp, cluster IPAM) are reported, not applied.
 type reloader struct {
 	path    string
 	current *config.Config
@@ -67,7 +68,7 @@ func (r *reloader) reload(ctx context.Context) {
 	r.p.loop.SetOptions(next.ValidatorOptions(), next.Validation.HoldDown)
 	for name, pair := range map[string][2]any{
 		"kubernetes": {r.current.Kubernetes, next.Kubernetes}, "alerting": {r.current.Alerting, next.Alerting},
-		"http": {r.current.HTTP, next.HTTP}, "log": {r.current.Log, next.Log},
+		"http": {r.current.HTTP, next.HTTP}, "log": {r.current.Log, next.Log}, "bgp.bmp": {r.current.BGP.BMP, next.BGP.BMP},
 		"cluster.ipamMode/podRanges": {[]any{r.current.Cluster.IPAMMode, r.current.Cluster.PodRanges},
 			[]any{next.Cluster.IPAMMode, next.Cluster.PodRanges}},
 	} {

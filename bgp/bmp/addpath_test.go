@@ -1,0 +1,107 @@
+package bmp
+
+import (
+	"context"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	api "github.com/osrg/gobgp/v3/api"
+	"github.com/osrg/gobgp/v3/pkg/apiutil"
+	gobgp "github.com/osrg/gobgp/v3/pkg/packet/bgp"
+	"github.com/osrg/gobgp/v3/pkg/server"
+
+	"github.com/routewarden/routewarden/internal/loopback"
+)
+
+// addPathNode is a bare GoBGP node that sends ADD-PATH to the ToR at torAddr:port.
+func addPathNode(t *testing.T, ctx context.Context, addr netip.Addr, port int32) *server.BgpServer {
+	t.Helper()
+	srv := startGoBGP(t, ctx, &api.Global{Asn: 65010, RouterId: addr.String(), ListenPort: -1})
+	err := srv.AddPeer(ctx, &api.AddPeerRequest{Peer: &api.Peer{
+		Conf:         &api.PeerConf{NeighborAddress: torAddr.String(), PeerAsn: 65000},
+		Transport:    &api.Transport{LocalAddress: addr.String(), RemotePort: uint32(port)},
+		EbgpMultihop: &api.EbgpMultihop{Enabled: true, MultihopTtl: 255},
+		Timers:       &api.Timers{Config: &api.TimersConfig{ConnectRetry: 1, HoldTime: 9, KeepaliveInterval: 3}},
+		AfiSafis:     unicastAfiSafis(&api.AddPathsConfig{SendMax: 8}),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv
+}
+
+func nodePath(prefix, nh string) *api.Path {
+	p := netip.MustParsePrefix(prefix)
+	nlri, _ := apiutil.MarshalNLRI(gobgp.NewIPAddrPrefix(uint8(p.Bits()), p.Addr().String()))
+	attrs, _ := apiutil.MarshalPathAttributes([]gobgp.PathAttributeInterface{
+		gobgp.NewPathAttributeOrigin(0), gobgp.NewPathAttributeNextHop(nh)})
+	return &api.Path{Family: unicast(api.Family_AFI_IP), Nlri: nlri, Pattrs: attrs}
+}
+
+// TestGoBGPAddPath: a node sends ADD-PATH to a GoBGP ToR that monitors it
+// (pre-policy). GoBGP's BMP puts no path IDs in its initial dump but the
+// received ones in live messages; both parse, and a path announced before the
+// BMP session is withdrawn by a live message.
+func TestGoBGPAddPath(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	st := startStation(t)
+	port := loopback.FreePort(t)
+	tor := startTor(t, ctx, port)
+	if err := tor.AddPeer(ctx, &api.AddPeerRequest{Peer: torPeer(node1, &api.AddPathsConfig{Receive: true})}); err != nil {
+		t.Fatal(err)
+	}
+	node := addPathNode(t, ctx, node1, port)
+	if _, err := node.AddPath(ctx, &api.AddPathRequest{Path: nodePath("10.244.1.0/24", "10.0.0.11")}); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the ToR has it, then start monitoring: it comes in the initial dump.
+	waitFor(t, ctx, func() bool {
+		n := 0
+		_ = tor.ListPath(ctx, &api.ListPathRequest{TableType: api.TableType_GLOBAL, Family: unicast(api.Family_AFI_IP)},
+			func(*api.Destination) { n++ })
+		return n == 1
+	})
+	addBMP(t, ctx, tor, st, api.AddBmpRequest_PRE, "tor1")
+	const line = " peer=127.0.1.11 nh=10.0.0.11 as=65010 id=127.0.1.11 path=[65010] pathid="
+	waitRoutes(t, st.store, []string{"10.244.1.0/24" + line + "0"})
+	if _, err := node.AddPath(ctx, &api.AddPathRequest{Path: nodePath("10.244.2.0/24", "10.0.0.11")}); err != nil {
+		t.Fatal(err)
+	}
+	rs := waitRoutesPrefix(t, st, "10.244.2.0/24")
+	if strings.HasSuffix(rs, "pathid=0") {
+		t.Fatalf("live path without the ID GoBGP put in it: %s", rs)
+	}
+	if err := node.DeletePath(ctx, &api.DeletePathRequest{Path: nodePath("10.244.1.0/24", "10.0.0.11")}); err != nil {
+		t.Fatal(err)
+	}
+	waitRoutes(t, st.store, []string{rs})
+}
+
+func waitRoutesPrefix(t *testing.T, st *testStation, prefix string) string {
+	t.Helper()
+	var got string
+	waitFor(t, context.Background(), func() bool {
+		for _, r := range routes(st.store) {
+			if strings.HasPrefix(r, prefix+" ") {
+				got = r
+				return true
+			}
+		}
+		return false
+	})
+	return got
+}
+
+func waitFor(t *testing.T, ctx context.Context, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			t.Fatal("timed out after 30s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

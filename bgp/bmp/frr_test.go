@@ -1,0 +1,222 @@
+package bmp
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net/netip"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	api "github.com/osrg/gobgp/v3/api"
+
+	"github.com/routewarden/routewarden/bgp/dump"
+	"github.com/routewarden/routewarden/internal/loopback"
+	"github.com/routewarden/routewarden/internal/testam"
+	"github.com/routewarden/routewarden/internal/wait"
+	"github.com/routewarden/routewarden/validator"
+)
+
+// frrBMPConfig is a ToR (AS 65000 on torAddr) accepting the nodes (AS 65010)
+// and monitoring them over BMP, pre- and post-policy, to the station.
+func frrBMPConfig(dir string, stationPort uint32, nodes ...netip.Addr) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "log file %s debugging\ndebug bmp\n!\nrouter bgp 65000\n bgp router-id %s\n", filepath.Join(dir, "bgpd.log"), torAddr)
+	b.WriteString(" no bgp ebgp-requires-policy\n no bgp network import-check\n")
+	for _, n := range nodes {
+		fmt.Fprintf(&b, " neighbor %s remote-as 65010\n neighbor %s passive\n neighbor %s ebgp-multihop 255\n", n, n, n)
+	}
+	for _, af := range []string{"ipv4", "ipv6"} {
+		fmt.Fprintf(&b, " address-family %s unicast\n", af)
+		for _, n := range nodes {
+			fmt.Fprintf(&b, "  neighbor %s activate\n", n)
+		}
+		b.WriteString(" exit-address-family\n")
+	}
+	fmt.Fprintf(&b, ` bmp targets station
+  bmp connect 127.0.0.1 port %d min-retry 100 max-retry 1000
+  bmp monitor ipv4 unicast pre-policy
+  bmp monitor ipv4 unicast post-policy
+  bmp monitor ipv6 unicast pre-policy
+  bmp monitor ipv6 unicast post-policy
+ exit
+exit
+`, stationPort)
+	return b.String()
+}
+
+// startFRRBMP runs FRR's bgpd with the bmp module, without zebra, listening on
+// torAddr:port only, as an unprivileged daemon in its own process group.
+func startFRRBMP(t *testing.T, port int32, conf string) (vty func(...string) (string, error)) {
+	t.Helper()
+	bgpd := testam.RequireBinary(t, "BGPD", "/usr/lib/frr/bgpd", "frr")
+	vtysh := testam.RequireBinary(t, "VTYSH", "/usr/bin/vtysh", "frr")
+	if _, err := os.Stat("/usr/lib/x86_64-linux-gnu/frr/modules/bgpd_bmp.so"); err != nil {
+		t.Skipf("FRR's BMP module is not installed: %v", err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "bgpd.conf"), []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logf, err := os.Create(filepath.Join(dir, "bgpd.out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bgpd, "-M", "bmp", "--no_zebra", "--skip_runas", "-f", filepath.Join(dir, "bgpd.conf"),
+		"-i", filepath.Join(dir, "bgpd.pid"), "--vty_socket", dir, "-P", "0", "-l", torAddr.String(), "-p", fmt.Sprint(port))
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting bgpd: %v", err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); logf.Close(); close(done) }()
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-done
+		}
+		if t.Failed() {
+			for _, f := range []string{"bgpd.out", "bgpd.log"} {
+				b, _ := os.ReadFile(filepath.Join(dir, f))
+				t.Logf("%s (end):\n%s", f, b[max(0, len(b)-6000):])
+			}
+		}
+	})
+	vty = func(cmds ...string) (string, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		argv := []string{"--vty_socket", dir, "-d", "bgpd"}
+		for _, c := range cmds {
+			argv = append(argv, "-c", c)
+		}
+		out, err := exec.CommandContext(ctx, vtysh, argv...).CombinedOutput()
+		return string(out), err
+	}
+	wait.For(t, "bgpd to answer vtysh", 30*time.Second, func() error {
+		select {
+		case <-done:
+			t.Fatal("bgpd exited")
+		default:
+		}
+		_, err := vty("show bgp summary json")
+		return err
+	})
+	return vty
+}
+
+// TestFRRSender: a real FRR bgpd peers with GoBGP speakers playing nodes and
+// sends BMP (pre- and post-policy) to the station; the store holds the routes
+// FRR itself holds, and the validator finds what it finds from FRR's own dump.
+func TestFRRSender(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	st := startStation(t)
+	port := loopback.FreePort(t)
+	vty := startFRRBMP(t, port, frrBMPConfig(t.TempDir(), st.port(), node1, node2))
+	n1, n2 := startNode(t, ctx, node1, port), startNode(t, ctx, node2, port)
+	for _, a := range []struct {
+		sp interface {
+			Announce(context.Context, netip.Prefix, netip.Addr) error
+		}
+		p, h string
+	}{{n1, "10.244.1.0/24", "10.0.0.11"}, {n1, "10.244.2.0/24", "10.0.0.11"}, {n1, "fd00:10:244:1::/64", "fd00::11"},
+		{n2, "10.244.9.0/24", "10.0.0.12"}} {
+		if err := a.sp.Announce(ctx, netip.MustParsePrefix(a.p), netip.MustParseAddr(a.h)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const n1line = " peer=127.0.1.11 nh=10.0.0.11 as=65010 id=127.0.1.11 path=[65010] pathid=0"
+	want := []string{"10.244.1.0/24" + n1line, "10.244.2.0/24" + n1line,
+		"fd00:10:244:1::/64 peer=127.0.1.11 nh=fd00::11 as=65010 id=127.0.1.11 path=[65010] pathid=0",
+		"10.244.9.0/24 peer=127.0.1.12 nh=10.0.0.12 as=65010 id=127.0.1.12 path=[65010] pathid=0"}
+	waitRoutes(t, st.store, want)
+	for _, p := range st.store.MonitoredPeers() {
+		if p.BMP.View != viewPost {
+			t.Errorf("peer %s: view %q, want post-policy (FRR sends both)", p.Address, p.BMP.View)
+		}
+	}
+
+	// The same findings as from FRR's own RIB.
+	var fromFRR []validator.Route
+	for _, af := range []string{"ipv4", "ipv6"} {
+		out, err := vty("show bgp " + af + " unicast json")
+		if err != nil {
+			t.Fatalf("vtysh: %v: %s", err, out)
+		}
+		rs, _, err := dump.Read("frr.json", bufio.NewReader(strings.NewReader(out)), "frr")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromFRR = append(fromFRR, rs...)
+	}
+	fromBMP, _ := st.store.Routes()
+	got, wantF := findings(fromBMP), findings(fromFRR)
+	if len(wantF) == 0 || !slices.Equal(got, wantF) {
+		t.Errorf("findings from BMP:\n  %s\nfrom FRR's RIB:\n  %s", strings.Join(got, "\n  "), strings.Join(wantF, "\n  "))
+	}
+
+	// A withdrawal and a node going away propagate.
+	if err := n1.Withdraw(ctx, netip.MustParsePrefix("10.244.2.0/24"), netip.MustParseAddr("10.0.0.11")); err != nil {
+		t.Fatal(err)
+	}
+	n2.Stop()
+	waitRoutes(t, st.store, []string{"10.244.1.0/24" + n1line,
+		"fd00:10:244:1::/64 peer=127.0.1.11 nh=fd00::11 as=65010 id=127.0.1.11 path=[65010] pathid=0"})
+}
+
+// findings validates routes against a two-node cluster-pool cluster.
+func findings(routes []validator.Route) []string {
+	node := func(name, addr, cidr string) (validator.Node, validator.CiliumNode) {
+		as := []netip.Addr{netip.MustParseAddr(addr)}
+		return validator.Node{Name: name, Addresses: as, Ready: true},
+			validator.CiliumNode{Name: name, Addresses: as, PodCIDRs: []netip.Prefix{netip.MustParsePrefix(cidr)}}
+	}
+	a, ca := node("node1", "10.0.0.11", "10.244.1.0/24")
+	b, cb := node("node2", "10.0.0.12", "10.244.2.0/24")
+	c := &validator.Cluster{Nodes: []validator.Node{a, b}, CiliumNodes: []validator.CiliumNode{ca, cb},
+		IPAM: validator.IPAM{Mode: validator.IPAMClusterPool, PodRanges: []netip.Prefix{netip.MustParsePrefix("10.244.0.0/16"),
+			netip.MustParsePrefix("fd00:10:244::/48")}}}
+	var out []string
+	for _, f := range validator.Validate(c, routes, validator.Options{Now: time.Unix(0, 0)}).Findings {
+		out = append(out, fmt.Sprintf("%s %s %s: %s", f.Rule, f.Prefix, f.Node, f.Message))
+	}
+	return out
+}
+
+// TestFRRAddPath: a node sends ADD-PATH to FRR (which offers to receive it);
+// the Peer Up OPENs say so, but FRR 8.4's Route Monitoring carries no path IDs.
+func TestFRRAddPath(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	st := startStation(t)
+	port := loopback.FreePort(t)
+	startFRRBMP(t, port, frrBMPConfig(t.TempDir(), st.port(), node1))
+	node := addPathNode(t, ctx, node1, port)
+	for _, p := range []string{"10.244.1.0/24", "10.244.2.0/24"} {
+		if _, err := node.AddPath(ctx, &api.AddPathRequest{Path: nodePath(p, "10.0.0.11")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// FRR 8.4 leaves the IDs out of BMP although ADD-PATH is negotiated; both
+	// prefixes may share an UPDATE, which then parses both ways.
+	const line = " peer=127.0.1.11 nh=10.0.0.11 as=65010 id=127.0.1.11 path=[65010] pathid=0"
+	waitRoutes(t, st.store, []string{"10.244.1.0/24" + line, "10.244.2.0/24" + line})
+	if !strings.Contains(st.logs.String(), `"addPathV4":true`) {
+		t.Errorf("ADD-PATH not negotiated according to the Peer Up:\n%s", st.logs.String())
+	}
+	if err := node.DeletePath(ctx, &api.DeletePathRequest{Path: nodePath("10.244.1.0/24", "10.0.0.11")}); err != nil {
+		t.Fatal(err)
+	}
+	b := "10.244.2.0/24" + line
+	waitRoutes(t, st.store, []string{b})
+}

@@ -1,0 +1,120 @@
+package bmp
+
+import (
+	"bytes"
+	"encoding/binary"
+	"io"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	gobgp "github.com/osrg/gobgp/v3/pkg/packet/bgp"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/rs/zerolog"
+	"go.uber.org/goleak"
+
+	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/internal/wait"
+)
+
+// withLen sets a BMP message's length field.
+func withLen(m []byte, n uint32) []byte {
+	m = bytes.Clone(m)
+	binary.BigEndian.PutUint32(m[1:5], n)
+	return m
+}
+
+// TestMalformedInput: bad input closes that session with a clear log line,
+// nothing panics, and the routes the session brought are dropped.
+func TestMalformedInput(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	p := netip.MustParseAddr("127.0.1.11")
+	good := func(t *testing.T) []byte {
+		return routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.AddrPrefixInterface{v4("10.244.1.0/24", 0)}, false, false)
+	}
+	cases := []struct {
+		name, log string
+		msg       func(t *testing.T) []byte
+	}{
+		{"BMP version 1", "BMP version 1, want 3", func(t *testing.T) []byte { m := good(t); m[0] = 1; return m }},
+		{"length below the header", "BMP message length 5 out of range", func(t *testing.T) []byte { return withLen(good(t), 5) }},
+		{"length of 2 GiB", "BMP message length 2147483648 out of range", func(t *testing.T) []byte { return withLen(good(t), 1<<31) }},
+		{"no per-peer header", "per-peer header: truncated", func(t *testing.T) []byte { return withLen(good(t)[:16], 16) }},
+		{"BGP length disagrees", "BGP message length", func(t *testing.T) []byte {
+			m := good(t)
+			m[6+42+17]++
+			return m
+		}},
+		{"attribute longer than the UPDATE", "path attribute 1: 200 bytes announced", func(t *testing.T) []byte {
+			m := good(t)
+			m[6+42+19+2+2+2] = 200 // ORIGIN's length
+			return m
+		}},
+		{"prefix length 33", "prefix length 33", func(t *testing.T) []byte {
+			m := good(t)
+			m[len(m)-4] = 33
+			return m
+		}},
+		{"peer up with garbage OPENs", "BMP peer up message", func(t *testing.T) []byte {
+			m := peerUp(t, p, 0, 0)
+			copy(m[6+42+20:], bytes.Repeat([]byte{0x42}, 40))
+			return m
+		}},
+		{"initiation TLV overflowing", "BMP initiation message", func(t *testing.T) []byte {
+			m := initiation(t, "tor1")
+			m[8] = 0xff
+			return m
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			st := startStation(t)
+			conn := st.dial(t, append(initiation(t, "tor1"), good(t)...))
+			wait.True(t, "the good route", 10*time.Second, func() bool { rs, _ := st.store.Routes(); return len(rs) == 1 })
+			if _, err := conn.Write(tc.msg(t)); err != nil {
+				t.Fatal(err)
+			}
+			_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+			if _, err := conn.Read(make([]byte, 1)); err != io.EOF {
+				t.Fatalf("read after bad input: %v, want EOF (the station closes the session)", err)
+			}
+			wait.True(t, "the session's routes to be dropped", 10*time.Second, func() bool { rs, _ := st.store.Routes(); return len(rs) == 0 })
+			wait.True(t, "a log line with "+tc.log, 10*time.Second, func() bool {
+				return strings.Contains(st.logs.String(), tc.log) && strings.Contains(st.logs.String(), `"level":"warn"`)
+			})
+		})
+	}
+}
+
+func TestAllowedSources(t *testing.T) {
+	st := startStation(t, netip.MustParsePrefix("10.0.0.0/8"))
+	conn := st.dial(t, nil)
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := conn.Read(make([]byte, 1)); err != io.EOF {
+		t.Fatalf("read: %v, want EOF: 127.0.0.1 is outside 10.0.0.0/8", err)
+	}
+	if !strings.Contains(st.logs.String(), "refusing a BMP session") {
+		t.Errorf("no log line for the refused session:\n%s", st.logs.String())
+	}
+}
+
+// FuzzSession: no byte stream makes the station panic.
+func FuzzSession(f *testing.F) {
+	p := netip.MustParseAddr("127.0.1.11")
+	f.Add(initiation(f, "tor1"))
+	f.Add(append(peerUp(f, p, gobgp.BGP_ADD_PATH_RECEIVE, gobgp.BGP_ADD_PATH_SEND),
+		routeMonitoring(f, p, 0, "10.0.0.11", []gobgp.AddrPrefixInterface{v4("10.244.1.0/24", 3)}, false, true)...))
+	f.Add(routeMonitoring(f, p, post, "fd00::11", []gobgp.AddrPrefixInterface{v6("fd00:10:244:1::/64", 0)}, false, false))
+	f.Add(routeMonitoring(f, p, 0, "", []gobgp.AddrPrefixInterface{v6("fd00:10:244:1::/64", 0)}, true, false))
+	f.Add(peerDownMsg(f, p))
+	st, err := New(Config{Listen: "127.0.0.1:0"}, bgp.NewStore(), zerolog.Nop(), prometheus.NewRegistry())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s := newSession(st, netip.MustParseAddr("127.0.0.1"))
+		_ = s.run(bytes.NewReader(data))
+		s.forget()
+	})
+}

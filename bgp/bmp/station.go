@@ -1,0 +1,167 @@
+package bmp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/rs/zerolog"
+
+	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/validator"
+)
+
+// Store is where the station puts what it learns; *bgp.Store implements it.
+type Store interface {
+	MonitoredUp(p bgp.MonitoredPeer, info bgp.PeerInfo)
+	SetMonitoredView(p bgp.MonitoredPeer, sysName, view string)
+	MonitoredUpdate(p bgp.MonitoredPeer, attrs *validator.Route, announced, withdrawn []bgp.NLRI)
+	MonitoredEndOfRIB(p bgp.MonitoredPeer, family string, isV6 bool)
+	MonitoredClear(p bgp.MonitoredPeer)
+	MonitoredDown(p bgp.MonitoredPeer)
+	MonitoredPeers() []bgp.PeerInfo
+}
+
+// Config is the station's listener.
+type Config struct {
+	// Listen is host:port, e.g. ":11019".
+	Listen string
+	// AllowedSources limits who may connect; empty allows everyone.
+	AllowedSources []netip.Prefix
+}
+
+// Station accepts BMP sessions and feeds a Store.
+type Station struct {
+	cfg     Config
+	store   Store
+	log     zerolog.Logger
+	metrics *metrics
+	ln      net.Listener
+	// mu guards latest and every session's peers map (written by its own
+	// session, read by another one from the same router when it ends).
+	mu     sync.Mutex
+	latest map[netip.Addr]*session
+}
+
+// New prepares a station; Listen binds it, Run serves.
+func New(cfg Config, store Store, log zerolog.Logger, reg prometheus.Registerer) (*Station, error) {
+	if cfg.Listen == "" {
+		return nil, errors.New("BMP station: no listen address")
+	}
+	m, err := newMetrics(reg, store)
+	if err != nil {
+		return nil, err
+	}
+	return &Station{cfg: cfg, store: store, log: log.With().Str("component", "bmp").Logger(), metrics: m,
+		latest: map[netip.Addr]*session{}}, nil
+}
+
+// Listen binds the listener (Run calls it when it was not called before).
+func (s *Station) Listen() error {
+	if s.ln != nil {
+		return nil
+	}
+	ln, err := net.Listen("tcp", s.cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("BMP station: listening on %s: %w", s.cfg.Listen, err)
+	}
+	s.ln = ln
+	return nil
+}
+
+// Addr is the bound address ("" before Listen).
+func (s *Station) Addr() string {
+	if s.ln == nil {
+		return ""
+	}
+	return s.ln.Addr().String()
+}
+
+// Run accepts sessions until ctx ends; every session ends with it.
+func (s *Station) Run(ctx context.Context) error {
+	if err := s.Listen(); err != nil {
+		return err
+	}
+	s.log.Info().Str("listen", s.Addr()).Msg("BMP station listening")
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	stop := context.AfterFunc(ctx, func() { s.ln.Close() })
+	defer stop()
+	for {
+		conn, err := s.ln.Accept()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			if errors.Is(err, net.ErrClosed) {
+				return fmt.Errorf("BMP station: accepting: %w", err)
+			}
+			// Out of file descriptors and the like: wait, don't give up.
+			s.log.Warn().Err(err).Msg("BMP station: accepting a session")
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(100 * time.Millisecond):
+			}
+			continue
+		}
+		remote := addrOf(conn.RemoteAddr())
+		if !s.allowed(remote) {
+			s.metrics.refused.Inc()
+			s.log.Warn().Str("router", remote.String()).Msg("refusing a BMP session from outside the allowed sources")
+			conn.Close()
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.serve(ctx, conn, remote)
+		}()
+	}
+}
+
+func (s *Station) allowed(a netip.Addr) bool {
+	if len(s.cfg.AllowedSources) == 0 {
+		return true
+	}
+	for _, p := range s.cfg.AllowedSources {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// serve runs one session; its monitored peers are forgotten when it ends.
+func (s *Station) serve(ctx context.Context, conn net.Conn, router netip.Addr) {
+	s.metrics.sessions.Inc()
+	defer s.metrics.sessions.Dec()
+	sess := newSession(s, router)
+	log := s.log.With().Str("router", router.String()).Logger()
+	log.Info().Msg("BMP session opened")
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	err := sess.run(conn)
+	conn.Close()
+	sess.forget()
+	ev := log.Info()
+	if err != nil && !errors.Is(err, errTerminated) && ctx.Err() == nil {
+		s.metrics.sessionErrors.Inc()
+		ev = log.Warn().Err(err)
+	}
+	ev.Str("sysName", sess.sysName).Msg("BMP session closed; its monitored peers' routes are dropped")
+}
+
+func addrOf(a net.Addr) netip.Addr {
+	if ta, ok := a.(*net.TCPAddr); ok {
+		ip, _ := netip.AddrFromSlice(ta.IP)
+		return ip.Unmap()
+	}
+	ap, _ := netip.ParseAddrPort(a.String())
+	return ap.Addr().Unmap()
+}

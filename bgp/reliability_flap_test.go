@@ -1,0 +1,277 @@
+package bgp
+
+import (
+	"context"
+	"fmt"
+	"net/netip"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"go.uber.org/goleak"
+
+	"github.com/routewarden/routewarden/bgp/rawbgp"
+	"github.com/routewarden/routewarden/validator"
+)
+
+// flapPeer is one raw speaker that flaps: node i at 127.0.1.(140+i), next hop
+// 10.0.0.(140+i), pod CIDR 10.244.(140+i).0/24. In session k it announces its
+// CIDR plus flapExtra host routes that change with k, so a path left behind
+// by an earlier session would show as a finding at the end.
+type flapPeer struct {
+	node testNode
+	gr   bool
+}
+
+const flapExtra = 20
+
+func (p flapPeer) local() string { return "127.0.1." + strconv.Itoa(int(p.node.addr.As4()[3])) }
+
+func (p flapPeer) prefixes(session int, last bool) []netip.Prefix {
+	out := []netip.Prefix{p.node.cidr}
+	if last {
+		return out
+	}
+	for j := range flapExtra {
+		out = append(out, netip.PrefixFrom(netip.AddrFrom4([4]byte{10, 250, p.node.addr.As4()[3], byte(session*flapExtra + j)}), 32))
+	}
+	return out
+}
+
+// flapCount is how many session flaps TestPeerFlaps makes in all, 1000 unless
+// ROUTEWARDEN_FLAPS says otherwise.
+func flapCount(t *testing.T) int {
+	if s := os.Getenv("ROUTEWARDEN_FLAPS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			t.Fatalf("ROUTEWARDEN_FLAPS=%q: %v", s, err)
+		}
+		return n
+	}
+	return 1000
+}
+
+// flap runs one session of p: up, announce, wait for the routes, then (unless
+// last) down without a NOTIFICATION, and wait until its routes left the store
+// (or, under graceful restart, are all stale). It runs on its own goroutine,
+// so it returns errors instead of failing the test.
+func flap(r *running, p flapPeer, session int, last bool) (*rawbgp.Conn, error) {
+	restart := uint16(0)
+	if p.gr {
+		restart = 120
+	}
+	conn, err := dialRetry(r.addr(), rawOpen(p.local(), 65010, restart))
+	if err != nil {
+		return nil, err
+	}
+	want := p.prefixes(session, last)
+	msgs, err := rawbgp.PackUpdates(want, rawAttrs(p.node.addr.String()))
+	if err == nil {
+		err = conn.Send(append(msgs, rawbgp.EndOfRIB(false), rawbgp.EndOfRIB(true))...)
+	}
+	if err == nil {
+		err = poll(func() error {
+			got := r.peerRoutes(p.local())
+			for _, pf := range want {
+				if rt, ok := got[pf.String()]; !ok || rt.Stale {
+					return fmt.Errorf("%s missing or stale: %d routes", pf, len(got))
+				}
+			}
+			if len(got) != len(want) { // End-of-RIB drops what the previous session left stale
+				return fmt.Errorf("%d routes, want %d", len(got), len(want))
+			}
+			return nil
+		})
+	}
+	if err != nil || last {
+		return conn, wrapFlap(err, p, session, "up")
+	}
+	conn.Close()
+	return nil, wrapFlap(poll(func() error {
+		got := r.peerRoutes(p.local())
+		for _, rt := range got {
+			if !p.gr || !rt.Stale {
+				return fmt.Errorf("%d routes, %s not stale", len(got), rt.Prefix)
+			}
+		}
+		if p.gr && len(got) != len(want) {
+			return fmt.Errorf("%d stale routes, want %d", len(got), len(want))
+		}
+		return nil
+	}), p, session, "down")
+}
+
+func wrapFlap(err error, p flapPeer, session int, phase string) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s, session %d, %s: %w", p.local(), session, phase, err)
+}
+
+// poll waits up to 30s for cond to hold.
+func poll(cond func() error) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err := cond()
+		if err == nil || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestPeerFlaps: peers flap their sessions concurrently, 1000 flaps in all
+// (ROUTEWARDEN_FLAPS changes the count): four raw speakers that drop TCP
+// without a NOTIFICATION, two more with graceful restart, and a real GoBGP
+// speaker that ends each session with a Cease. After every down the peer's
+// routes have left the store (with graceful restart: are all stale); at the
+// end the heap is back near its level after the first flaps, no goroutine
+// outlives the collector, and the validator finds nothing left behind once
+// every peer is back with only its own CIDR.
+func TestPeerFlaps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("1000 session flaps")
+	}
+	ignore := goleak.IgnoreCurrent()
+	cfg := testConfig(freePort(t), true)
+	cfg.GraceWindow = 2 * time.Second
+	r := runCollector(t, cfg)
+	var peers []flapPeer
+	for i := range 6 {
+		a := netip.AddrFrom4([4]byte{10, 0, 0, byte(140 + i)})
+		peers = append(peers, flapPeer{gr: i < 2, node: testNode{name: "node" + strconv.Itoa(140+i), addr: a,
+			cidr: netip.PrefixFrom(netip.AddrFrom4([4]byte{10, 244, byte(140 + i), 0}), 24)}})
+	}
+	speakerNode := testNode{name: "node139", addr: netip.MustParseAddr("10.0.0.139"),
+		cidr: netip.MustParsePrefix("10.244.139.0/24")}
+
+	// A graceful-restart peer cannot come back sooner than 5s (GoBGP keeps a
+	// restarting peer idle that long) and the GoBGP speaker reconnects once a
+	// second, so the four plain raw peers make the count while the others flap
+	// as often as they can meanwhile (at least twice).
+	total := flapCount(t)
+	per := total / 4
+	var plain, gr, speaker atomic.Int64
+	var bulkDone atomic.Bool
+	var baseline uint64
+	var baseOnce sync.Once
+	start := time.Now()
+	var wg, bulk sync.WaitGroup
+	errs := make(chan error, len(peers)+1)
+	run := func(n *atomic.Int64, more func(k int) bool, one func(k int) error) {
+		defer wg.Done()
+		for k := 0; more(k); k++ {
+			if err := one(k); err != nil {
+				errs <- err
+				return
+			}
+			if n.Add(1) == int64(min(100, per/2)) && n == &plain {
+				baseOnce.Do(func() { baseline = heapInuse() })
+			}
+		}
+	}
+	meanwhile := func(k int) bool { return k < 2 || !bulkDone.Load() }
+	for _, p := range peers {
+		wg.Add(1)
+		if p.gr {
+			go run(&gr, meanwhile, func(k int) error { _, err := flap(r, p, k%10, false); return err })
+			continue
+		}
+		bulk.Add(1)
+		go func() {
+			defer bulk.Done()
+			run(&plain, func(k int) bool { return k < per }, func(k int) error { _, err := flap(r, p, k%10, false); return err })
+		}()
+	}
+	wg.Add(1)
+	go run(&speaker, meanwhile, func(k int) error { _, err := speakerFlap(r, speakerNode, k%10, false); return err })
+	bulk.Wait()
+	elapsed := time.Since(start)
+	bulkDone.Store(true)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+
+	var conns []*rawbgp.Conn
+	for _, p := range peers {
+		conn, err := flap(r, p, 0, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, conn)
+	}
+	last, err := speakerFlap(r, speakerNode, 0, true)
+	if last != nil {
+		t.Cleanup(last.Stop)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	final := heapInuse()
+	t.Logf("%d flaps: %d of 4 plain raw peers in %s, %d of 2 graceful-restart peers, %d of a GoBGP speaker; "+
+		"heap in use %s after the first flaps, %s at the end", plain.Load()+gr.Load()+speaker.Load(), plain.Load(),
+		elapsed.Round(time.Millisecond), gr.Load(), speaker.Load(), mib(baseline), mib(final))
+	writeHeapProfile(t, "flaps-heap.pprof")
+	if limit := baseline + 4<<20; final > limit { // a leak of 4 KiB a flap would pass it
+		t.Errorf("heap in use grew from %s to %s (limit %s)", mib(baseline), mib(final), mib(limit))
+	}
+
+	routes, _ := r.Store().Routes()
+	nodes := []testNode{speakerNode}
+	for _, p := range peers {
+		nodes = append(nodes, p.node)
+	}
+	res := validator.Validate(ptr(clusterOf(nodes...)), routes, validator.Options{Now: time.Now()})
+	if len(res.Findings) != 0 || len(routes) != len(nodes) {
+		t.Errorf("left behind: %d routes, findings %+v", len(routes), res.Findings)
+	}
+
+	for _, c := range conns {
+		c.Close()
+	}
+	last.Stop()
+	r.stop()
+	// Everything the collector and the speakers started must be gone, but
+	// GoBGP v3's BgpServer.Serve, which has no way to end: one per server.
+	goleak.VerifyNone(t, ignore, goleak.IgnoreAnyFunction("github.com/osrg/gobgp/v3/pkg/server.(*BgpServer).Serve"))
+}
+
+// speakerFlap is flap for a real GoBGP speaker, started for every session and
+// stopped (with a Cease) unless last; the last one is returned, running.
+func speakerFlap(r *running, n testNode, session int, last bool) (*Speaker, error) {
+	local := "127.0.1." + strconv.Itoa(int(n.addr.As4()[3]))
+	s, err := StartSpeaker(context.Background(), SpeakerConfig{Local: netip.MustParseAddr(local), ASN: 65010,
+		CollectorAddr: netip.MustParseAddr("127.0.0.1"), CollectorPort: r.port, CollectorASN: 65000}, zerolog.Nop())
+	if err != nil {
+		return nil, err
+	}
+	p := flapPeer{node: n}
+	want := p.prefixes(session, last)
+	for _, pf := range want {
+		if err := s.Announce(context.Background(), pf, n.addr); err != nil {
+			s.Stop()
+			return nil, err
+		}
+	}
+	routes := func(n int) func() error {
+		return func() error {
+			if got := len(r.peerRoutes(local)); got != n {
+				return fmt.Errorf("%d routes, want %d", got, n)
+			}
+			return nil
+		}
+	}
+	if err := poll(routes(len(want))); err != nil || last {
+		return s, wrapFlap(err, p, session, "up")
+	}
+	s.Stop()
+	return nil, wrapFlap(poll(routes(0)), p, session, "down")
+}
+
+func ptr[T any](v T) *T { return &v }

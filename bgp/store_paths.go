@@ -1,0 +1,203 @@
+package bgp
+
+import (
+	"encoding/binary"
+	"net/netip"
+	"slices"
+
+	"github.com/routewarden/routewarden/validator"
+)
+
+// The store keeps paths compactly: a peer's paths are two maps keyed by the
+// prefix's bytes, length and ADD-PATH ID (12 and 24 bytes), whose value is an
+// index into a table of interned attribute sets (next hop, peer, AS path,
+// communities…) shared by every prefix announced with the same attributes.
+// A path costs a map slot of 16 or 28 bytes plus the map's spare room; a
+// validator.Route is only built when a snapshot is taken.
+
+type v4Key struct {
+	addr [4]byte
+	bits uint8
+	id   uint32
+}
+
+type v6Key struct {
+	addr [16]byte
+	id   uint32
+	bits uint8
+}
+
+// staleBit marks a path kept by graceful restart; the other bits are the
+// attribute set's index.
+const staleBit = 1 << 31
+
+// pathTable is one peer's paths.
+type pathTable struct {
+	v4    map[v4Key]uint32
+	v6    map[v6Key]uint32
+	other map[pathKey]uint32 // invalid prefixes, kept as given
+}
+
+func newPathTable() pathTable {
+	return pathTable{v4: map[v4Key]uint32{}, v6: map[v6Key]uint32{}}
+}
+
+func (t *pathTable) len() int { return len(t.v4) + len(t.v6) + len(t.other) }
+
+// put stores a path and returns the value it replaced (ok false when none).
+func (t *pathTable) put(p netip.Prefix, id, v uint32) (old uint32, ok bool) {
+	a := p.Addr()
+	switch {
+	case p.IsValid() && a.Is4():
+		k := v4Key{addr: a.As4(), bits: uint8(p.Bits()), id: id}
+		old, ok = t.v4[k]
+		t.v4[k] = v
+	case p.IsValid() && a.Is6() && a.Zone() == "":
+		k := v6Key{addr: a.As16(), bits: uint8(p.Bits()), id: id}
+		old, ok = t.v6[k]
+		t.v6[k] = v
+	default:
+		if t.other == nil {
+			t.other = map[pathKey]uint32{}
+		}
+		k := pathKey{p, id}
+		old, ok = t.other[k]
+		t.other[k] = v
+	}
+	return old, ok
+}
+
+// del removes a path and returns its value (ok false when there was none).
+func (t *pathTable) del(p netip.Prefix, id uint32) (old uint32, ok bool) {
+	a := p.Addr()
+	switch {
+	case p.IsValid() && a.Is4():
+		k := v4Key{addr: a.As4(), bits: uint8(p.Bits()), id: id}
+		if old, ok = t.v4[k]; ok {
+			delete(t.v4, k)
+		}
+	case p.IsValid() && a.Is6() && a.Zone() == "":
+		k := v6Key{addr: a.As16(), bits: uint8(p.Bits()), id: id}
+		if old, ok = t.v6[k]; ok {
+			delete(t.v6, k)
+		}
+	default:
+		k := pathKey{p, id}
+		if old, ok = t.other[k]; ok {
+			delete(t.other, k)
+		}
+	}
+	return old, ok
+}
+
+// each calls f with every path; f returns the new value, or false to drop it.
+func (t *pathTable) each(f func(p netip.Prefix, id uint32, v uint32) (uint32, bool)) {
+	for k, v := range t.v4 {
+		p := netip.PrefixFrom(netip.AddrFrom4(k.addr), int(k.bits))
+		if nv, keep := f(p, k.id, v); !keep {
+			delete(t.v4, k)
+		} else if nv != v {
+			t.v4[k] = nv
+		}
+	}
+	for k, v := range t.v6 {
+		p := netip.PrefixFrom(netip.AddrFrom16(k.addr), int(k.bits))
+		if nv, keep := f(p, k.id, v); !keep {
+			delete(t.v6, k)
+		} else if nv != v {
+			t.v6[k] = nv
+		}
+	}
+	for k, v := range t.other {
+		if nv, keep := f(k.prefix, k.id, v); !keep {
+			delete(t.other, k)
+		} else if nv != v {
+			t.other[k] = nv
+		}
+	}
+}
+
+// attrSet is an interned set of the attributes of a route other than its
+// prefix, path ID and staleness.
+type attrSet struct {
+	route validator.Route
+	key   string
+	refs  int
+}
+
+// interner shares attribute sets between paths, counting references so that a
+// set no path uses any more is freed.
+type interner struct {
+	byKey map[string]uint32
+	sets  []attrSet
+	free  []uint32
+	buf   []byte
+}
+
+func newInterner() *interner { return &interner{byKey: map[string]uint32{}} }
+
+// ref returns the index of r's attribute set (created if new) and counts n
+// more references to it.
+func (in *interner) ref(r *validator.Route, n int) uint32 {
+	in.buf = attrKey(in.buf[:0], r)
+	if i, ok := in.byKey[string(in.buf)]; ok {
+		in.sets[i].refs += n
+		return i
+	}
+	set := attrSet{route: *r, key: string(in.buf), refs: n}
+	set.route.Prefix, set.route.PathID, set.route.Stale = netip.Prefix{}, 0, false
+	set.route.ASPath = slices.Clip(slices.Clone(r.ASPath))
+	set.route.Communities = slices.Clip(slices.Clone(r.Communities))
+	var i uint32
+	if n := len(in.free); n > 0 {
+		i, in.free = in.free[n-1], in.free[:n-1]
+		in.sets[i] = set
+	} else {
+		i = uint32(len(in.sets))
+		in.sets = append(in.sets, set)
+	}
+	in.byKey[set.key] = i
+	return i
+}
+
+// unref drops one reference to set i, freeing the set at zero.
+func (in *interner) unref(i uint32) {
+	s := &in.sets[i]
+	if s.refs--; s.refs > 0 {
+		return
+	}
+	delete(in.byKey, s.key)
+	*s = attrSet{}
+	in.free = append(in.free, i)
+}
+
+// route rebuilds a route from a path.
+func (in *interner) route(p netip.Prefix, id, v uint32) validator.Route {
+	r := in.sets[v&^staleBit].route
+	r.Prefix, r.PathID, r.Stale = p, id, v&staleBit != 0
+	return r
+}
+
+// attrKey encodes every field of a route but Prefix, PathID and Stale
+// (TestAttrKeyCoversRoute fails when validator.Route gains a field).
+func attrKey(b []byte, r *validator.Route) []byte {
+	b = appendAddr(b, r.NextHop)
+	b = appendAddr(b, r.Peer)
+	b = appendAddr(b, r.RouterID)
+	b = binary.BigEndian.AppendUint32(b, r.PeerASN)
+	b = binary.AppendUvarint(b, uint64(len(r.ASPath)))
+	for _, as := range r.ASPath {
+		b = binary.BigEndian.AppendUint32(b, as)
+	}
+	for _, c := range r.Communities {
+		b = binary.AppendUvarint(b, uint64(len(c)))
+		b = append(b, c...)
+	}
+	return b
+}
+
+func appendAddr(b []byte, a netip.Addr) []byte {
+	b = append(b, byte(a.BitLen()), byte(len(a.Zone())))
+	b, _ = a.AppendBinary(b) // never fails
+	return b
+}
