@@ -92,7 +92,7 @@ func NewDispatcher(cfg DispatcherConfig, sinks []Sink, log zerolog.Logger, reg p
 			sink: s, size: cfg.QueueSize, metrics: m.forSink(s.Name()), now: cfg.Now,
 			log:      log.With().Str("sink", s.Name()).Logger(),
 			retryMin: cfg.RetryMin, retryMax: cfg.RetryMax,
-			recovered: d.resync, wake: make(chan struct{}, 1), healthy: true,
+			current: d.snapshot, wake: make(chan struct{}, 1), healthy: true,
 		})
 	}
 	return d, nil
@@ -175,13 +175,11 @@ func (d *Dispatcher) resend() {
 	}
 }
 
-// resync queues the whole state for one sink that is reachable again, so
-// what it missed while down (or lost in a restart) arrives at once rather
-// than at the next resend.
-func (d *Dispatcher) resync(q *queue) {
+// snapshot is the whole state: what a sink that failed must be sent once it
+// is reachable again, so that what it missed while down (or lost in a
+// restart) arrives at once rather than at the next resend.
+func (d *Dispatcher) snapshot() []Notice {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if notices := d.state.snapshot(d.cfg.Now()); len(notices) > 0 {
-		q.push(notices)
-	}
+	return d.state.snapshot(d.cfg.Now())
 }

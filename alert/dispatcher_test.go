@@ -113,7 +113,7 @@ func TestDispatcherQueueDropsOldest(t *testing.T) {
 
 // TestDispatcherSinkDownDoesNotDelayOthers has one sink hang and another fail:
 // the healthy one still gets every change, and the failing one gets the whole
-// state once it recovers.
+// state once it recovers, in one batch, rather than a replay of the changes.
 func TestDispatcherSinkDownDoesNotDelayOthers(t *testing.T) {
 	hung := &fakeSink{name: "hung:9093", gate: make(chan struct{})}
 	failing := &fakeSink{name: "failing:9093"}
@@ -140,9 +140,9 @@ func TestDispatcherSinkDownDoesNotDelayOthers(t *testing.T) {
 		return nil
 	})
 	failing.failing.Store(false)
-	// After the queued batches, the whole state follows at once.
-	want = append(want, []string{"resolved 10.0.1.0/24", "firing 10.0.2.0/24"})
-	eventually(t, "the recovered sink has every change and then the whole state", func() error {
+	// The queued changes and the state coalesce: 1 is not sent firing again.
+	want = [][]string{{"resolved 10.0.1.0/24", "firing 10.0.2.0/24"}}
+	eventually(t, "the recovered sink has the whole state, once", func() error {
 		if got := failing.received(); !slices.EqualFunc(got, want, slices.Equal) {
 			return fmt.Errorf("received %q, want %q", got, want)
 		}
@@ -245,5 +245,41 @@ func TestNewDispatcherErrors(t *testing.T) {
 				t.Error("NewDispatcher succeeded")
 			}
 		})
+	}
+}
+
+// TestDispatcherRecoveryDoesNotReplay: while a sink fails, an alert fires
+// and resolves. Once the sink is back it gets the state of now in one batch:
+// that alert resolved, never firing (a receiver would page for it), and an
+// alert whose resolution was dropped from the full queue is not sent firing.
+func TestDispatcherRecoveryDoesNotReplay(t *testing.T) {
+	sink := &fakeSink{name: "flaky:9093"}
+	sink.failing.Store(true)
+	reg := prometheus.NewRegistry()
+	cfg := DispatcherConfig{ResendInterval: time.Hour, QueueSize: 1, RetryMin: time.Millisecond,
+		RetryMax: 5 * time.Millisecond}
+	d, _ := runDispatcher(t, cfg, []Sink{sink}, reg)
+	d.Publish([]Alert{testAlert(1)})
+	eventually(t, "the sink to fail", func() error {
+		if metricValue(t, reg, "routewarden_alert_deliveries_total",
+			map[string]string{"sink": "flaky:9093", "result": "error"}) < 1 {
+			return errNotYet
+		}
+		return nil
+	})
+	d.Publish([]Alert{testAlert(1), testAlert(2)})
+	d.Publish([]Alert{testAlert(1)})
+	d.Publish([]Alert{testAlert(1), testAlert(3)})
+	sink.failing.Store(false)
+	want := [][]string{{"firing 10.0.1.0/24", "resolved 10.0.2.0/24", "firing 10.0.3.0/24"}}
+	eventually(t, "the state of now, once", func() error {
+		if got := sink.received(); !slices.EqualFunc(got, want, slices.Equal) {
+			return fmt.Errorf("received %q, want %q", got, want)
+		}
+		return nil
+	})
+	time.Sleep(50 * time.Millisecond)
+	if got := sink.received(); len(got) != 1 {
+		t.Errorf("received %q after the state, want nothing more", got[1:])
 	}
 }

@@ -33,9 +33,9 @@ type queue struct {
 	now     func() time.Time
 	// retryMin and retryMax bound the backoff between attempts.
 	retryMin, retryMax time.Duration
-	// recovered is called after a delivery succeeds following a transient
-	// failure, so the Dispatcher can resend the whole state to this sink.
-	recovered func(*queue)
+	// current returns the Dispatcher's whole state (what fires and what
+	// resolved recently); coalesce lays it over a stale backlog.
+	current func() []Notice
 
 	mu      sync.Mutex
 	batches [][]Notice
@@ -103,9 +103,21 @@ func (q *queue) run(ctx context.Context) {
 }
 
 // deliver sends one batch, retrying transient failures with backoff until it
-// succeeds, fails permanently or ctx ends.
+// succeeds, fails permanently or ctx ends. While the sink is failing, every
+// attempt first coalesces the batch with the backlog and the current state,
+// so that a sink coming back gets the truth of now in one batch instead of a
+// replay of changes that are over (an alert that fired and resolved during
+// the outage would otherwise page once more).
 func (q *queue) deliver(ctx context.Context, batch []Notice) {
 	for attempt := 0; ; attempt++ {
+		q.mu.Lock()
+		failing := !q.healthy
+		q.mu.Unlock()
+		if failing {
+			if batch = q.coalesce(batch); len(batch) == 0 {
+				return // Nothing left to tell; the sink stays marked failing.
+			}
+		}
 		err := q.sink.Send(ctx, batch)
 		if ctx.Err() != nil {
 			return // Shutting down: neither a success nor a failure of the sink.
@@ -117,9 +129,8 @@ func (q *queue) deliver(ctx context.Context, batch []Notice) {
 			wasHealthy := q.healthy
 			q.healthy = true
 			q.mu.Unlock()
-			if !wasHealthy && q.recovered != nil {
+			if !wasHealthy {
 				q.log.Info().Int("alerts", len(batch)).Msg("alerts delivered again")
-				q.recovered(q)
 			}
 			return
 		}
@@ -142,6 +153,43 @@ func (q *queue) deliver(ctx context.Context, batch []Notice) {
 		case <-t.C:
 		}
 	}
+}
+
+// coalesce merges batch and every batch queued behind it into one batch
+// holding the newest notice of each alert, with the current state on top. A
+// firing notice of an alert the state no longer has (it resolved, and its
+// resolution was dropped from a full queue) is left out rather than sent
+// firing again; resolutions of alerts already forgotten are kept.
+func (q *queue) coalesce(batch []Notice) []Notice {
+	q.mu.Lock()
+	backlog := q.batches
+	q.batches = nil
+	q.metrics.queueLength.Sub(float64(len(backlog)))
+	q.mu.Unlock()
+	// The state is read after the backlog is taken: it is at least as new as
+	// anything in it, and whatever is queued from now on is newer still.
+	var current []Notice
+	if q.current != nil {
+		current = q.current()
+	}
+	latest := make(map[string]Notice, len(batch)+len(current))
+	for _, b := range append([][]Notice{batch}, backlog...) {
+		for _, n := range b {
+			latest[n.Fingerprint] = n
+		}
+	}
+	known := make(map[string]bool, len(current))
+	for _, n := range current {
+		latest[n.Fingerprint], known[n.Fingerprint] = n, true
+	}
+	out := make([]Notice, 0, len(latest))
+	for fp, n := range latest {
+		if known[fp] || n.Resolved() {
+			out = append(out, n)
+		}
+	}
+	sortNotices(out)
+	return out
 }
 
 // metrics are the Dispatcher's Prometheus metrics. Every series carrying a

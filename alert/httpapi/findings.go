@@ -10,6 +10,7 @@ import (
 
 type findingsResponse struct {
 	At        string                     `json:"at"`
+	Now       string                     `json:"now"` // when answered: clients compute ages from it, not their clock
 	WarmingUp bool                       `json:"warmingUp"`
 	Frozen    bool                       `json:"frozen"`
 	Inventory continuous.InventoryStatus `json:"inventory"`
@@ -21,7 +22,7 @@ type findingsResponse struct {
 func (s *Server) findings(w http.ResponseWriter, r *http.Request) {
 	st := s.src.State()
 	q := r.URL.Query()
-	out := findingsResponse{At: st.At.Format("2006-01-02T15:04:05.000Z07:00"), WarmingUp: st.WarmingUp,
+	out := findingsResponse{At: st.At.Format(apiTime), Now: s.now().Format(apiTime), WarmingUp: st.WarmingUp,
 		Frozen: st.Frozen, Inventory: st.Inventory, Summary: st.Summary, Findings: []continuous.Tracked{}}
 	for _, f := range st.Findings {
 		if q.Get("rule") != "" && string(f.Rule) != q.Get("rule") || q.Get("node") != "" && f.Node != q.Get("node") ||

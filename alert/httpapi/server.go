@@ -1,5 +1,6 @@
-// Package httpapi serves routewarden's read-only HTTP endpoints: /metrics,
-// /healthz, /readyz and JSON under /api/v1 (findings, routes, peers, nodes).
+// Package httpapi serves routewarden's read-only HTTP endpoints: a status page
+// at /, /metrics, /healthz, /readyz and JSON under /api/v1 (findings, routes,
+// peers, nodes).
 // Nothing it serves can change state, and no secret is ever part of a response.
 package httpapi
 
@@ -30,6 +31,8 @@ type Sources struct {
 	Nodes func() any
 	// Ready says whether routewarden can be trusted yet, and why not.
 	Ready func() (bool, string)
+	// Now is the clock the answers are stamped with; nil means time.Now.
+	Now func() time.Time
 }
 
 // Server is the HTTP listener.
@@ -62,6 +65,7 @@ func (s *Server) Addr() string { return s.listener.Addr().String() }
 // Handler returns the routes.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", s.status)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.gatherer, promhttp.HandlerOpts{}))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
