@@ -88,7 +88,8 @@ func runDemo(cmd *cobra.Command, g *globalFlags, f *demoFlags) error {
 	fmt.Fprintf(out, "routewarden demo: the incident of cilium/cilium#18852, replayed on 127.0.0.1\n"+
 		"  collector  BGP 127.0.0.1:%d, AS 65000; it never advertises a route\n"+
 		"  cluster    4 nodes in memory, IPAM cluster-pool 10.244.0.0/16\n"+
-		"  HTTP       http://%s/api/v1/findings  /api/v1/routes  /api/v1/peers  /metrics\n", port, p.http.Addr())
+		"  HTTP       http://%s/ (status page)  /api/v1/findings  /api/v1/routes  /api/v1/peers  /metrics\n",
+		port, p.http.Addr())
 	ctx, cancel := context.WithCancel(cmd.Context())
 	defer cancel()
 	eg, ctx := errgroup.WithContext(ctx)

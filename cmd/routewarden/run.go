@@ -19,12 +19,14 @@ func newRunCmd(g *globalFlags, reload <-chan struct{}) *cobra.Command {
 		Use:   "run --config FILE",
 		Short: "Run the collector: a passive BGP peer that checks every route against the cluster, live",
 		Long: `run starts routewarden as a service: a passive BGP peer (it never advertises a route) that receives the
-routes Cilium nodes announce, watches Nodes, CiliumNodes, CiliumPodIPPools and cilium-config (read-only), and
+routes Cilium nodes announce, watches Nodes, CiliumNodes, CiliumPodIPPools, LoadBalancer Services, EndpointSlices, Cilium's BGP objects and
+cilium-config (read-only), and
 re-validates on every change. Findings that persist for validation.holdDown fire as Alertmanager alerts and
 resolve when the routes and the cluster agree again.
 
-HTTP (http.listen, default :9479): /metrics, /healthz, /readyz, /api/v1/findings, /api/v1/routes,
-/api/v1/peers, /api/v1/nodes.
+HTTP (http.listen, default :9479): / (the status page: nodes, peers and findings, refreshing by itself),
+/metrics, /healthz, /readyz, /api/v1/findings, /api/v1/routes, /api/v1/peers, /api/v1/nodes.
+BMP (bgp.bmp.listen, off by default): a BMP station for ToR routers and Cilium nodes (RFC 7854).
 
 Every configuration problem is reported before anything starts (exit 2). On SIGHUP, or when the file's
 content changes, the config is re-read: rules, ranges, scope, hold-down, neighbors and dynamic ranges apply

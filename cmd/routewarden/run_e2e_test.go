@@ -3,145 +3,27 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"net/netip"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/routewarden/routewarden/internal/logbuf"
-	"github.com/routewarden/routewarden/internal/loopback"
-
-	"github.com/routewarden/routewarden/internal/wait"
-
-	"github.com/rs/zerolog"
-
-	"github.com/routewarden/routewarden/bgp"
 	"github.com/routewarden/routewarden/internal/testam"
 	"github.com/routewarden/routewarden/internal/testkube"
+	"github.com/routewarden/routewarden/internal/wait"
 )
-
-const e2eCiliumConfig = `apiVersion: v1
-kind: ConfigMap
-metadata: {name: cilium-config, namespace: kube-system}
-data: {ipam: cluster-pool, cluster-pool-ipv4-cidr: 10.244.0.0/16, enable-bgp-control-plane: "true"}
-`
-
-func writeFile(t *testing.T, name, content string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-// alertIn checks Alertmanager shows (or no longer shows) an alert.
-func alertIn(am *testam.Alertmanager, alertname, prefix, node string, present bool) func() error {
-	return func() error {
-		alerts, err := am.Alerts("")
-		if err != nil {
-			return err
-		}
-		found := false
-		for _, a := range alerts {
-			if a.Labels["alertname"] == alertname && a.Labels["prefix"] == prefix && a.Labels["node"] == node {
-				found = true
-			}
-		}
-		if found != present {
-			return fmt.Errorf("%s %s node=%q present=%v, want %v (alerts: %d)", alertname, prefix, node, found, present,
-				len(alerts))
-		}
-		return nil
-	}
-}
 
 // TestRunEndToEnd: real kube-apiserver + etcd with Cilium's CRDs, real GoBGP
 // speakers as nodes, a real Alertmanager, and routewarden run.
 func TestRunEndToEnd(t *testing.T) {
-	env := testkube.Start(t)
-	env.InstallCiliumCRDs(t)
-	docs := []string{e2eCiliumConfig}
-	for i := 1; i <= 3; i++ {
-		docs = append(docs, testkube.NodeManifest(i), testkube.CiliumNodeManifest(i))
-	}
-	env.Apply(t, writeFile(t, "cluster.yaml", strings.Join(docs, "---\n")))
 	am := testam.Start(t, "")
-
-	bgpPort := loopback.FreePort(t)
-	httpAddr := loopback.FreeAddr(t)
-	cfgFile := writeFile(t, "routewarden.yaml", fmt.Sprintf(`cluster: {name: e2e}
-bgp:
-  asn: 65000
-  routerId: 192.0.2.1
-  listenAddresses: [127.0.0.1]
-  listenPort: %d
-  gracefulRestart: {enabled: false}
-  dynamicNeighbors: [{prefix: 127.0.1.0/24}]
-kubernetes: {kubeconfig: %s}
-validation: {holdDown: 0s, warmupTimeout: 1s}
-alerting:
-  resendInterval: 2s
-  alertmanagers: [{url: %s}]
-http: {listen: "%s"}
-`, bgpPort, env.Kubeconfig, am.URL(), httpAddr))
-
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
-	stderr := &logbuf.Buffer{}
-	go func() {
-		done <- execute(ctx, []string{"run", "--config", cfgFile, "--log-format", "json"}, strings.NewReader(""),
-			&strings.Builder{}, stderr)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case code := <-done:
-			if code != 0 {
-				t.Errorf("routewarden run exited %d:\n%s", code, stderr.String())
-			}
-		case <-time.After(30 * time.Second):
-			t.Error("routewarden run did not stop within 30s of SIGTERM-equivalent cancellation")
-		}
-	})
-
-	speakers := map[int]*bgp.Speaker{}
-	for i := 1; i <= 3; i++ {
-		s, err := bgp.StartSpeaker(ctx, bgp.SpeakerConfig{Local: netip.MustParseAddr(fmt.Sprintf("127.0.1.%d", 10+i)),
-			ASN: 65010, CollectorAddr: netip.MustParseAddr("127.0.0.1"), CollectorPort: bgpPort, CollectorASN: 65000},
-			zerolog.Nop())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(s.Stop)
-		speakers[i] = s
-		announce(t, s, fmt.Sprintf("10.244.%d.0/24", i), i)
-	}
-	api := "http://" + httpAddr
-	wait.For(t, "a healthy cluster: ready, warmed up, 3 routes, no finding", 90*time.Second, func() error {
-		var f struct {
-			WarmingUp bool `json:"warmingUp"`
-			Summary   struct {
-				Routes int `json:"routes"`
-			} `json:"summary"`
-			Findings []json.RawMessage `json:"findings"`
-		}
-		if err := getJSON(api+"/api/v1/findings", &f); err != nil {
-			return err
-		}
-		if f.WarmingUp || f.Summary.Routes != 3 || len(f.Findings) != 0 {
-			return fmt.Errorf("warmingUp %v, routes %d, findings %d", f.WarmingUp, f.Summary.Routes, len(f.Findings))
-		}
-		return getJSON(api+"/readyz", nil)
-	})
+	e := startE2E(t, e2eOptions{Alerting: fmt.Sprintf("  resendInterval: 2s\n  alertmanagers: [{url: %s}]", am.URL())})
+	env, cfgFile, speakers, api := e.env, e.cfgFile, e.speakers, e.api
+	ctx := context.Background()
 
 	checkMetrics(t, api+"/metrics")
 
@@ -158,9 +40,7 @@ http: {listen: "%s"}
 	wait.For(t, "BGPForeignCIDR", 60*time.Second, alertIn(am, "BGPForeignCIDR", "10.244.3.0/24", "node1", true))
 
 	// A node withdrawing its CIDR: BGPMissingRoute.
-	if err := speakers[3].Withdraw(ctx, netip.MustParsePrefix("10.244.3.0/24"), netip.MustParseAddr("10.0.0.13")); err != nil {
-		t.Fatal(err)
-	}
+	withdraw(t, speakers[3], "10.244.3.0/24", 3)
 	wait.For(t, "BGPMissingRoute", 60*time.Second, alertIn(am, "BGPMissingRoute", "10.244.3.0/24", "node3", true))
 
 	// Config reload: an invalid file is refused and the running config stays; a valid change
@@ -170,7 +50,7 @@ http: {listen: "%s"}
 		t.Fatal(err)
 	}
 	wait.True(t, "the invalid config to be refused", time.Minute, func() bool {
-		return strings.Contains(stderr.String(), "config reload refused")
+		return strings.Contains(e.logs.String(), "config reload refused")
 	})
 	if err := os.WriteFile(cfgFile, append(original, "rules: {missing-route: {enabled: false}}\n"...), 0o600); err != nil {
 		t.Fatal(err)
@@ -199,44 +79,6 @@ http: {listen: "%s"}
 	if after := alertNames(t, am); len(after) != len(before) {
 		t.Errorf("after the outage Alertmanager shows %v, want %v", after, before)
 	}
-}
-
-// alertNames lists the alerts Alertmanager shows, as "alertname prefix node".
-func alertNames(t *testing.T, am *testam.Alertmanager) []string {
-	t.Helper()
-	alerts, err := am.Alerts("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, a := range alerts {
-		out = append(out, a.Labels["alertname"]+" "+a.Labels["prefix"]+" "+a.Labels["node"])
-	}
-	slices.Sort(out)
-	return out
-}
-
-func announce(t *testing.T, s *bgp.Speaker, prefix string, node int) {
-	t.Helper()
-	nh := netip.MustParseAddr(fmt.Sprintf("10.0.0.1%d", node))
-	if err := s.Announce(context.Background(), netip.MustParsePrefix(prefix), nh); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func getJSON(url string, into any) error {
-	resp, err := http.Get(url)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s: %s", url, resp.Status)
-	}
-	if into == nil {
-		return nil
-	}
-	return json.NewDecoder(resp.Body).Decode(into)
 }
 
 // checkMetrics runs promtool check metrics on what /metrics serves, and checks

@@ -49,17 +49,10 @@ done
 
 log() { echo "helm.sh: $*" >&2; }
 
-command -v go >/dev/null || {
-	log "go not found in PATH"
-	exit 1
-}
-mkdir -p "$bin"
-
+# shellcheck source=lib.sh
+source "$here/lib.sh"
 # Serialise concurrent invocations (kube.sh uses another lock file: they may build side by side).
-if command -v flock >/dev/null; then
-	exec 8>"$bin/.lock-helm"
-	flock 8
-fi
+prepare .lock-helm
 
 export GOWORK=off CGO_ENABLED=0 GOFLAGS=-mod=readonly
 goversion=$(go env GOVERSION)
@@ -79,13 +72,7 @@ ldflags+=" -X helm.sh/helm/v3/internal/version.gitTreeState=clean"
 for p in helm.sh/helm/v3/pkg/lint/rules helm.sh/helm/v3/pkg/chartutil; do
 	ldflags+=" -X $p.k8sVersionMajor=1 -X $p.k8sVersionMinor=$kminor"
 done
-stamp="helm=$HELM_VERSION
-go=$goversion
-mod=$(cat "$mod/go.mod" "$mod/go.sum" | sha256sum | cut -d' ' -f1)
-ldflags=$ldflags"
-
-# shellcheck source=lib.sh
-source "$here/lib.sh"
+stamp=$(stamp_text "helm=$HELM_VERSION" "$ldflags" "$mod/go.mod" "$mod/go.sum")
 if stamp_ok helm "$stamp" helm; then
 	log "helm $HELM_VERSION up to date"
 else

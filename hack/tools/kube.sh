@@ -47,26 +47,13 @@ done
 
 log() { echo "kube.sh: $*" >&2; }
 
-command -v go >/dev/null || {
-	log "go not found in PATH"
-	exit 1
-}
-
-mkdir -p "$bin"
-
+# shellcheck source=lib.sh
+source "$here/lib.sh"
 # Serialise concurrent invocations (e.g. parallel test packages).
-if command -v flock >/dev/null; then
-	exec 9>"$bin/.lock"
-	flock 9
-fi
+prepare .lock
 
 export GOWORK=off CGO_ENABLED=0
 goversion=$(go env GOVERSION)
-
-digest() { cat "$@" | sha256sum | cut -d' ' -f1; }
-
-# shellcheck source=lib.sh
-source "$here/lib.sh"
 
 # --- kube-apiserver + kubectl -------------------------------------------
 kmod=$here/kube
@@ -80,10 +67,7 @@ for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
 	kldflags+=" -X $p.gitVersion=$KUBE_VERSION -X $p.gitMajor=1 -X $p.gitMinor=$kminor"
 	kldflags+=" -X $p.gitCommit= -X $p.gitTreeState=clean -X $p.buildDate=2026-02-10T19:32:20Z"
 done
-kstamp="kubernetes=$KUBE_VERSION
-go=$goversion
-mod=$(digest "$kmod/go.mod" "$kmod/go.sum")
-ldflags=$kldflags"
+kstamp=$(stamp_text "kubernetes=$KUBE_VERSION" "$kldflags" "$kmod/go.mod" "$kmod/go.sum")
 if stamp_ok kube "$kstamp" kube-apiserver kubectl; then
 	log "kube-apiserver, kubectl $KUBE_VERSION up to date"
 else
@@ -95,10 +79,7 @@ fi
 emod=$here/etcd
 # etcd's GitSHA is not known from the module proxy either.
 eldflags="-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA="
-estamp="etcd=$ETCD_VERSION
-go=$goversion
-mod=$(digest "$emod/go.mod" "$emod/go.sum" "$emod/main.go")
-ldflags=$eldflags"
+estamp=$(stamp_text "etcd=$ETCD_VERSION" "$eldflags" "$emod/go.mod" "$emod/go.sum" "$emod/main.go")
 if stamp_ok etcd "$estamp" etcd; then
 	log "etcd $ETCD_VERSION up to date"
 else

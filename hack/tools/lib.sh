@@ -1,5 +1,30 @@
 # Shared by the hack/tools build scripts (sourced, not run). The caller sets
-# bin (the cache's bin directory), force (1 rebuilds), goversion, and log().
+# bin (the cache's bin directory), force (1 rebuilds), and log(); goversion
+# (`go env GOVERSION`) before stamp_text and build.
+
+# prepare LOCKFILE : check that go is in PATH, create the bin directory and
+# take the lock $bin/LOCKFILE (on fd $lock_fd, held until the script exits or
+# closes it) so that concurrent invocations build once.
+prepare() {
+	command -v go >/dev/null || {
+		log "go not found in PATH"
+		exit 1
+	}
+	mkdir -p "$bin"
+	if command -v flock >/dev/null; then
+		exec {lock_fd}>"$bin/$1"
+		flock "$lock_fd"
+	fi
+}
+
+# stamp_text WHAT LDFLAGS FILE... : what a build is made from, as its stamp
+# records it: WHAT (NAME=VERSION), the Go version, a digest of the FILEs (the
+# tool module's go.mod and go.sum, ...) and the ldflags.
+stamp_text() {
+	local what=$1 ldflags=$2
+	shift 2
+	printf '%s\ngo=%s\nmod=%s\nldflags=%s' "$what" "$goversion" "$(cat "$@" | sha256sum | cut -d' ' -f1)" "$ldflags"
+}
 
 # stamp_ok NAME STAMPTEXT BIN... : true if the stamp matches and all binaries exist.
 stamp_ok() {

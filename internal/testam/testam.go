@@ -1,6 +1,8 @@
 // Package testam runs a real Alertmanager (Debian's prometheus-alertmanager)
-// for tests, on 127.0.0.1 with its own storage and gossip disabled. It can be
-// stopped and started again on the same address, keeping or wiping storage.
+// for tests, on 127.0.0.1 with its own storage and gossip disabled, over
+// plain HTTP or secured by a web config (TLS, client certificates, basic
+// auth). It can be stopped and started again on the same address, keeping
+// or wiping storage.
 package testam
 
 import (
@@ -31,6 +33,18 @@ type Alertmanager struct {
 	cmd     *exec.Cmd
 	exited  chan struct{}
 	logPath string
+	web     Web
+	webFile string
+}
+
+// Web secures Alertmanager's HTTP endpoint (its --web.config.file) and says
+// how the test's own requests reach it.
+type Web struct {
+	Config   string       // the web config file's content ("" for plain HTTP)
+	TLS      bool         // Config has a tls_server_config: the URL is https
+	Client   *http.Client // the test's client (trusting the server, presenting a client certificate)
+	Username string       // basic auth on the test's requests, when not empty
+	Password string
 }
 
 // RequireBinary returns the path of a test dependency: env, else path. When
@@ -55,8 +69,17 @@ func RequireBinary(t testing.TB, env, path, pkg string) string {
 // and notifying within a fraction of a second.
 func Start(t testing.TB, webhookURL string) *Alertmanager {
 	t.Helper()
+	return StartWeb(t, webhookURL, Web{})
+}
+
+// StartWeb is Start with Alertmanager's HTTP endpoint secured by web.
+func StartWeb(t testing.TB, webhookURL string, web Web) *Alertmanager {
+	t.Helper()
 	a := &Alertmanager{t: t, bin: RequireBinary(t, "ALERTMANAGER", "/usr/bin/prometheus-alertmanager",
-		"prometheus-alertmanager"), dir: t.TempDir()}
+		"prometheus-alertmanager"), dir: t.TempDir(), web: web}
+	if a.web.Client == nil {
+		a.web.Client = http.DefaultClient
+	}
 	a.addr = loopback.FreeAddr(t)
 	a.logPath = filepath.Join(a.dir, "alertmanager.log")
 	receiver := "  - name: test\n"
@@ -68,6 +91,12 @@ func Start(t testing.TB, webhookURL string) *Alertmanager {
 	a.config = filepath.Join(a.dir, "alertmanager.yml")
 	if err := os.WriteFile(a.config, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
+	}
+	if web.Config != "" {
+		a.webFile = filepath.Join(a.dir, "web.yml")
+		if err := os.WriteFile(a.webFile, []byte(web.Config), 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 	t.Cleanup(func() {
 		a.Stop()
@@ -82,7 +111,12 @@ func Start(t testing.TB, webhookURL string) *Alertmanager {
 }
 
 // URL is Alertmanager's base URL.
-func (a *Alertmanager) URL() string { return "http://" + a.addr }
+func (a *Alertmanager) URL() string {
+	if a.web.TLS {
+		return "https://" + a.addr
+	}
+	return "http://" + a.addr
+}
 
 // Start starts Alertmanager (again) on its address, with fresh storage if
 // wipe, and waits until it is ready.
@@ -99,8 +133,12 @@ func (a *Alertmanager) Start(wipe bool) {
 		a.t.Fatal(err)
 	}
 	defer logFile.Close()
-	a.cmd = exec.Command(a.bin, "--config.file="+a.config, "--storage.path="+storage,
-		"--web.listen-address="+a.addr, "--cluster.listen-address=")
+	args := []string{"--config.file=" + a.config, "--storage.path=" + storage, "--web.listen-address=" + a.addr,
+		"--cluster.listen-address="}
+	if a.webFile != "" {
+		args = append(args, "--web.config.file="+a.webFile)
+	}
+	a.cmd = exec.Command(a.bin, args...)
 	a.cmd.Stdout, a.cmd.Stderr = logFile, logFile
 	if err := a.cmd.Start(); err != nil {
 		a.t.Fatalf("starting Alertmanager: %v", err)
@@ -116,7 +154,7 @@ func (a *Alertmanager) Start(wipe bool) {
 			a.t.Fatalf("Alertmanager exited during startup: %v", a.cmd.ProcessState)
 		default:
 		}
-		resp, err := http.Get(a.URL() + "/-/ready")
+		resp, err := a.get(context.Background(), "/-/ready")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
@@ -164,11 +202,7 @@ type Alert struct {
 func (a *Alertmanager) Alerts(query string) (map[string]Alert, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.URL()+"/api/v2/alerts"+query, nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := a.get(ctx, "/api/v2/alerts"+query)
 	if err != nil {
 		return nil, err
 	}
@@ -185,4 +219,17 @@ func (a *Alertmanager) Alerts(query string) (map[string]Alert, error) {
 		out[g.Fingerprint] = g
 	}
 	return out, nil
+}
+
+// get sends the test's GET request for path, with the web config's client
+// and basic auth.
+func (a *Alertmanager) get(ctx context.Context, path string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.URL()+path, nil)
+	if err != nil {
+		return nil, err
+	}
+	if a.web.Username != "" {
+		req.SetBasicAuth(a.web.Username, a.web.Password)
+	}
+	return a.web.Client.Do(req)
 }
