@@ -3,7 +3,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
-.PHONY: help build test test-go lint bench fixtures manifests
+.PHONY: help build test test-go lint bench bench-quick fixtures manifests vulncheck
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -21,8 +21,22 @@ lint: ## gofmt and go vet
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
 
-bench: ## engine benchmarks
-	$(GO) test -run '^$$' -bench . -benchmem ./validator/
+vulncheck: ## govulncheck on every package, binary and vulnerability database from the module proxy
+	hack/tools/govulncheck.sh
+
+# The bench harness (hack/bench): ingest into routewarden, a bare gobgpd and BIRD side by side, plus the engine,
+# BMP station and detection-latency Go benchmarks. Binaries come from test-deps.sh and hack/tools/gobgp.sh (cached).
+BENCH_ENV := eval "$$(hack/test-deps.sh 2>/dev/null)"; export KUBE_APISERVER KUBECTL ETCD HELM; \
+	gobgp_bin=$$(hack/tools/gobgp.sh) && $(GO) build -o bin/bench ./hack/bench &&
+
+bench: ## measure ingest, detection latency, engine and BMP; write BENCHMARKS.md and docs/bench.png (~15 min)
+	@$(BENCH_ENV) bin/bench -gobgpd "$$gobgp_bin/gobgpd" -out docs/bench-results.json -md BENCHMARKS.md \
+	  -png docs/bench.png $(BENCH_FLAGS)
+
+bench-quick: ## the bench harness at tiny sizes (about a minute, CI): fails only if the harness is broken
+	@$(BENCH_ENV) tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	  bin/bench -quick -gobgpd "$$gobgp_bin/gobgpd" -out "$$tmp/results.json" -md "$$tmp/BENCHMARKS.md" \
+	  -png "$$tmp/bench.png" && echo "bench-quick: the harness works (report: a throwaway in $$tmp)"
 
 fixtures: ## regenerate scenario fixtures with real daemons and a real kube-apiserver
 	python3 hack/scenario-inputs.py

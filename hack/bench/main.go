@@ -1,0 +1,197 @@
+// Package main is routewarden's benchmark harness (make bench, make
+// bench-quick): ingest into routewarden, a bare gobgpd and BIRD, side by side;
+// the engine, BMP station and detection-latency Go benchmarks; BENCHMARKS.md
+// and docs/bench.png from the results.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"time"
+)
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == "rw-collector" {
+		if err := runRWCollector(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "rw-collector:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// Results is everything one run measured.
+type Results struct {
+	Quick     bool       `json:"quick"`
+	Started   time.Time  `json:"started"`
+	Duration  float64    `json:"durationSec"`
+	Machine   Machine    `json:"machine"`
+	Trials    []Trial    `json:"trials"`
+	GoBench   []GoBench  `json:"goBench"`
+	Detection *Detection `json:"detection,omitempty"`
+	Notes     []string   `json:"notes,omitempty"`
+}
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	quick := fs.Bool("quick", false, "tiny sizes, one trial: checks that the harness works")
+	out := fs.String("out", "bench-results.json", "write the raw results here")
+	md := fs.String("md", "", "write the report (BENCHMARKS.md) here")
+	png := fs.String("png", "", "write the plot (docs/bench.png) here")
+	gobgpd := fs.String("gobgpd", "", "gobgpd v3.37.0 binary (hack/tools/gobgp.sh builds it)")
+	bird := fs.String("bird", "/usr/sbin/bird", "BIRD 2 daemon")
+	birdc := fs.String("birdc", "/usr/sbin/birdc", "BIRD 2 client")
+	trials := fs.Int("trials", 0, "trials per size (default 3, 1 with -quick)")
+	profile := fs.Bool("profile", false, "write CPU and heap profiles of the routewarden collector")
+	gobench := fs.Bool("gobench", true, "run the Go benchmarks (engine, BMP station, detection latency)")
+	only := fs.String("only", "", "run only the workload of this name (e.g. ipv4-1M)")
+	from := fs.String("from", "", "do not measure: re-render the report from this results file")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *from != "" {
+		b, err := os.ReadFile(*from)
+		if err != nil {
+			return err
+		}
+		var res Results
+		if err := json.Unmarshal(b, &res); err != nil {
+			return fmt.Errorf("reading %s: %w", *from, err)
+		}
+		return render(&res, *md, *png)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "routewarden-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	e := &env{self: self, gobgpd: *gobgpd, bird: *bird, birdc: *birdc, dir: dir, profile: *profile,
+		timeout: 5 * time.Minute}
+	if *profile {
+		e.dir, _ = filepath.Abs("bench-profiles")
+		_ = os.MkdirAll(e.dir, 0o755)
+	}
+	res := &Results{Quick: *quick, Started: time.Now().UTC(), Machine: machine()}
+	plan := []Workload{workload("ipv4", 10_000), workload("ipv4", 100_000), workload("ipv4", 1_000_000),
+		workload("ipv6", 100_000)}
+	n := 3
+	if *quick {
+		plan, n = []Workload{workload("ipv4", 2_000), workload("ipv6", 2_000)}, 1
+	}
+	if *only != "" {
+		plan = slices.DeleteFunc(plan, func(w Workload) bool { return w.Name != *only })
+	}
+	if *trials > 0 {
+		n = *trials
+	}
+	collectors := []string{"routewarden", "gobgpd", "bird", "routewarden-noval"}
+	if *gobgpd == "" {
+		collectors = slices.DeleteFunc(collectors, func(c string) bool { return c == "gobgpd" })
+		res.Notes = append(res.Notes, "gobgpd was not given (-gobgpd): no bare GoBGP collector")
+	}
+	if _, err := os.Stat(*bird); err != nil {
+		collectors = slices.DeleteFunc(collectors, func(c string) bool { return c == "bird" })
+		res.Notes = append(res.Notes, "BIRD not found: no BIRD collector")
+	}
+	broken := 0
+	for _, w := range plan {
+		trs, err := ingest(ctx, e, w, n, collectors)
+		res.Trials = append(res.Trials, trs...)
+		if err != nil {
+			return err
+		}
+		for _, t := range trs {
+			if t.Err != "" {
+				broken++
+				res.Notes = append(res.Notes, fmt.Sprintf("trial failed: %s with the %s sender, %s #%d: %s",
+					t.Collector, t.Sender, t.Workload, t.Trial, t.Err))
+			}
+		}
+	}
+	if *gobench {
+		gb, det, notes := goBenchmarks(ctx, *quick)
+		res.GoBench, res.Detection = gb, det
+		res.Notes = append(res.Notes, notes...)
+	}
+	res.Duration = time.Since(res.Started).Seconds()
+	b, _ := json.MarshalIndent(res, "", "  ")
+	if err := os.WriteFile(*out, b, 0o644); err != nil {
+		return err
+	}
+	if err := render(res, *md, *png); err != nil {
+		return err
+	}
+	// At tiny sizes nothing may time out: a failed trial means the harness is
+	// broken. At full sizes a trial that times out is a result (in the report).
+	if broken > 0 && *quick {
+		return fmt.Errorf("%d trial(s) failed (see above): the harness is broken", broken)
+	}
+	return nil
+}
+
+// senders are the senders used for w: the raw sender always, the GoBGP
+// speaker up to 100k prefixes (loading a million paths into it through its
+// API takes half a minute, and it sends them slower than any collector takes
+// them, so at 1M it would measure the speaker, and blow the time budget).
+func senders(w Workload) []string {
+	if w.N > 100_000 {
+		return []string{"raw"}
+	}
+	return []string{"raw", "gobgp"}
+}
+
+// ingest runs n trials of w, alternating the collectors within each trial,
+// with the raw sender and with the GoBGP speaker.
+func ingest(ctx context.Context, e *env, w Workload, n int, collectors []string) ([]Trial, error) {
+	msgs, _, err := buildUpdates(w)
+	if err != nil {
+		return nil, err
+	}
+	var sp *gobgpSpeaker
+	if slices.Contains(senders(w), "gobgp") {
+		start := time.Now()
+		if sp, err = newGobgpSpeaker(ctx, w); err != nil {
+			return nil, err
+		}
+		defer sp.stop()
+		fmt.Fprintf(os.Stderr, "bench: %s: GoBGP speaker loaded in %.1fs\n", w.Name, time.Since(start).Seconds())
+	}
+	var out []Trial
+	for i := 1; i <= n; i++ {
+		for _, c := range collectors {
+			for _, s := range senders(w) {
+				if c == "routewarden-noval" && s != "raw" {
+					continue // the split of routewarden's cost is measured with the raw sender only
+				}
+				if ctx.Err() != nil {
+					return out, ctx.Err()
+				}
+				t := Trial{Collector: c, Sender: s, Workload: w.Name, Family: w.Family, N: w.N, Trial: i}
+				var snd sender = &rawSender{msgs: msgs}
+				peer := "127.0.0.2"
+				if s == "gobgp" {
+					snd, peer = &speakerSender{sp: sp}, speakerLocal
+				}
+				out = append(out, e.run(ctx, t, w, snd, peer))
+			}
+		}
+	}
+	return out, nil
+}

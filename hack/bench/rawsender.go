@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/netip"
+	"time"
+
+	"github.com/routewarden/routewarden/bgp/rawbgp"
+)
+
+// The raw sender is bgp/rawbgp: a minimal BGP speaker (OPEN/KEEPALIVE
+// handshake) that writes pre-built UPDATE bytes as fast as the collector
+// reads them.
+
+// localPref is what both senders announce in LOCAL_PREF (the sessions are iBGP).
+const localPref = 100
+
+// buildUpdates packs a workload, each node's prefixes with its next hop into
+// as few UPDATEs of at most 4096 bytes as they fit (one, at ten per node),
+// followed by End-of-RIB for IPv4 and IPv6: the bytes the raw sender writes
+// and how many UPDATEs announce routes.
+func buildUpdates(w Workload) (msgs []byte, count int, err error) {
+	for k := 0; k < w.Nodes; k++ {
+		var ps []netip.Prefix
+		for i := k * w.PerNode; i < min((k+1)*w.PerNode, w.N); i++ {
+			ps = append(ps, w.Prefix(i))
+		}
+		a := rawbgp.Attrs{LocalPref: localPref} // iBGP: an empty AS_PATH
+		if nh := w.NodeAddr(k); nh.Is4() {
+			a.NextHop = nh
+		} else {
+			a.NextHop6 = nh
+		}
+		node, err := rawbgp.PackUpdates(ps, a)
+		if err != nil {
+			return nil, 0, fmt.Errorf("packing node %d's prefixes: %w", k, err)
+		}
+		for _, m := range node {
+			msgs = append(msgs, m...)
+		}
+		count += len(node)
+	}
+	msgs = append(msgs, rawbgp.EndOfRIB(false)...)
+	return append(msgs, rawbgp.EndOfRIB(true)...), count, nil
+}
+
+// dialRaw connects from local to the collector at addr (retrying while it
+// starts listening) and completes the handshake.
+func dialRaw(ctx context.Context, local netip.Addr, addr string, asn uint32) (*rawbgp.Conn, error) {
+	o := rawbgp.Open{ASN: asn, RouterID: local, LocalAddr: local}
+	for deadline := time.Now().Add(15 * time.Second); ; {
+		hctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		c, err := rawbgp.Dial(hctx, addr, o)
+		cancel()
+		if err == nil || time.Now().After(deadline) || ctx.Err() != nil {
+			return c, err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

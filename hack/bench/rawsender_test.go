@@ -1,0 +1,83 @@
+package main
+
+import (
+	"encoding/binary"
+	"testing"
+
+	"github.com/osrg/gobgp/v3/pkg/packet/bgp"
+
+	"github.com/routewarden/routewarden/bgp/rawbgp"
+)
+
+// TestPackedUpdatesDecode proves the raw sender's bytes are valid BGP that
+// GoBGP's own parser reads back: every prefix once, with its node's next hop,
+// one UPDATE per node, none over 4096 bytes, then End-of-RIB for IPv4 and IPv6.
+func TestPackedUpdatesDecode(t *testing.T) {
+	for _, tc := range []struct {
+		family string
+		n      int
+	}{{"ipv4", 2500}, {"ipv6", 2500}} {
+		t.Run(tc.family, func(t *testing.T) {
+			w := workload(tc.family, tc.n)
+			msgs, count, err := buildUpdates(w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if count != w.Nodes {
+				t.Errorf("%d UPDATEs for %d nodes, want one per node", count, w.Nodes)
+			}
+			seen := map[string]string{}
+			var updates int
+			var eor []bgp.RouteFamily
+			for off := 0; off < len(msgs); {
+				l := int(binary.BigEndian.Uint16(msgs[off+16:]))
+				if l > rawbgp.MaxMessage {
+					t.Fatalf("message of %d bytes", l)
+				}
+				m, err := bgp.ParseBGPMessage(msgs[off : off+l])
+				if err != nil {
+					t.Fatalf("parsing message at %d: %v", off, err)
+				}
+				off += l
+				u := m.Body.(*bgp.BGPUpdate)
+				if ok, rf := u.IsEndOfRib(); ok {
+					eor = append(eor, rf)
+					continue
+				}
+				updates++
+				nh := ""
+				var nlri []bgp.AddrPrefixInterface
+				for _, p := range u.NLRI {
+					nlri = append(nlri, p)
+				}
+				for _, a := range u.PathAttributes {
+					switch v := a.(type) {
+					case *bgp.PathAttributeNextHop:
+						nh = v.Value.String()
+					case *bgp.PathAttributeMpReachNLRI:
+						nh = v.Nexthop.String()
+						nlri = append(nlri, v.Value...)
+					}
+				}
+				for _, p := range nlri {
+					seen[p.String()] = nh
+				}
+			}
+			if updates != count {
+				t.Errorf("counted %d UPDATEs, parsed %d", count, updates)
+			}
+			if len(eor) != 2 || eor[0] != bgp.RF_IPv4_UC || eor[1] != bgp.RF_IPv6_UC {
+				t.Errorf("End-of-RIB for %v, want IPv4 then IPv6 unicast", eor)
+			}
+			if len(seen) != tc.n {
+				t.Fatalf("%d distinct prefixes, want %d", len(seen), tc.n)
+			}
+			for i := 0; i < tc.n; i++ {
+				p := w.Prefix(i)
+				if nh := seen[p.String()]; nh != w.NodeAddr(w.NodeOf(i)).String() {
+					t.Fatalf("%s: next hop %q, want %s", p, nh, w.NodeAddr(w.NodeOf(i)))
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	api "github.com/osrg/gobgp/v3/api"
+	"github.com/osrg/gobgp/v3/pkg/apiutil"
+	"github.com/osrg/gobgp/v3/pkg/packet/bgp"
+	"github.com/osrg/gobgp/v3/pkg/server"
+	"google.golang.org/protobuf/types/known/anypb"
+)
+
+// speakerLocal is the GoBGP speaker's address (the raw sender uses 127.0.0.2).
+const speakerLocal = "127.0.0.3"
+
+// gobgpSpeaker is the second sender: a real GoBGP server in the harness
+// process holding the workload in its RIB; each trial adds the collector as
+// a peer (GoBGP then sends the whole RIB, packing paths that share attributes)
+// and removes it afterwards.
+type gobgpSpeaker struct {
+	srv   *server.BgpServer
+	mu    sync.Mutex
+	estab chan time.Time
+}
+
+func newGobgpSpeaker(ctx context.Context, w Workload) (*gobgpSpeaker, error) {
+	srv := server.NewBgpServer(server.LoggerOption(quietLogger{}))
+	go srv.Serve()
+	if err := srv.StartBgp(ctx, &api.StartBgpRequest{Global: &api.Global{Asn: 65000, RouterId: speakerLocal,
+		ListenPort: -1}}); err != nil {
+		srv.Stop()
+		return nil, fmt.Errorf("starting the GoBGP speaker: %w", err)
+	}
+	s := &gobgpSpeaker{srv: srv, estab: make(chan time.Time, 1)}
+	err := srv.WatchEvent(ctx, &api.WatchEventRequest{Peer: &api.WatchEventRequest_Peer{}}, func(r *api.WatchEventResponse) {
+		if p := r.GetPeer().GetPeer(); p != nil && p.GetState().GetSessionState() == api.PeerState_ESTABLISHED {
+			select {
+			case s.estab <- time.Now():
+			default:
+			}
+		}
+	})
+	if err != nil {
+		s.stop()
+		return nil, err
+	}
+	if err := s.load(ctx, w); err != nil {
+		s.stop()
+		return nil, err
+	}
+	return s, nil
+}
+
+// load adds every prefix of the workload to the speaker's RIB.
+func (s *gobgpSpeaker) load(ctx context.Context, w Workload) error {
+	origin, _ := apiutil.MarshalPathAttributes([]bgp.PathAttributeInterface{bgp.NewPathAttributeOrigin(0),
+		bgp.NewPathAttributeLocalPref(localPref)})
+	fam := &api.Family{Afi: api.Family_AFI_IP, Safi: api.Family_SAFI_UNICAST}
+	if w.Family == "ipv6" {
+		fam = &api.Family{Afi: api.Family_AFI_IP6, Safi: api.Family_SAFI_UNICAST}
+	}
+	workers := runtime.GOMAXPROCS(0) * 2
+	errc := make(chan error, workers)
+	for g := 0; g < workers; g++ {
+		go func() {
+			for k := g; k < w.Nodes; k += workers {
+				nh := w.NodeAddr(k)
+				var v4nh []*anypb.Any
+				if w.Family == "ipv4" {
+					v4nh, _ = apiutil.MarshalPathAttributes([]bgp.PathAttributeInterface{bgp.NewPathAttributeNextHop(nh.String())})
+				}
+				for i := k * w.PerNode; i < min((k+1)*w.PerNode, w.N); i++ {
+					p := w.Prefix(i)
+					attrs := append(append([]*anypb.Any(nil), origin...), v4nh...)
+					var nlri *anypb.Any
+					if w.Family == "ipv4" {
+						nlri, _ = apiutil.MarshalNLRI(bgp.NewIPAddrPrefix(uint8(p.Bits()), p.Addr().String()))
+					} else {
+						n := bgp.NewIPv6AddrPrefix(uint8(p.Bits()), p.Addr().String())
+						nlri, _ = apiutil.MarshalNLRI(n)
+						mp, _ := apiutil.MarshalPathAttributes([]bgp.PathAttributeInterface{
+							bgp.NewPathAttributeMpReachNLRI(nh.String(), []bgp.AddrPrefixInterface{n})})
+						attrs = append(attrs, mp...)
+					}
+					if _, err := s.srv.AddPath(ctx, &api.AddPathRequest{Path: &api.Path{Family: fam, Nlri: nlri,
+						Pattrs: attrs}}); err != nil {
+						errc <- fmt.Errorf("adding %s to the speaker: %w", p, err)
+						return
+					}
+				}
+			}
+			errc <- nil
+		}()
+	}
+	var first error
+	for range workers {
+		if err := <-errc; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// connect adds the collector at 127.0.0.1:port as the speaker's peer and
+// returns when the session is established.
+func (s *gobgpSpeaker) connect(ctx context.Context, port int) (time.Time, error) {
+	select {
+	case <-s.estab:
+	default:
+	}
+	fams := []*api.Family{{Afi: api.Family_AFI_IP, Safi: api.Family_SAFI_UNICAST},
+		{Afi: api.Family_AFI_IP6, Safi: api.Family_SAFI_UNICAST}}
+	var afis []*api.AfiSafi
+	for _, f := range fams {
+		afis = append(afis, &api.AfiSafi{Config: &api.AfiSafiConfig{Family: f, Enabled: true},
+			MpGracefulRestart: &api.MpGracefulRestart{Config: &api.MpGracefulRestartConfig{Enabled: true}}})
+	}
+	err := s.srv.AddPeer(ctx, &api.AddPeerRequest{Peer: &api.Peer{
+		Conf:      &api.PeerConf{NeighborAddress: "127.0.0.1", PeerAsn: 65000},
+		Transport: &api.Transport{LocalAddress: speakerLocal, RemotePort: uint32(port)},
+		Timers:    &api.Timers{Config: &api.TimersConfig{ConnectRetry: 1, HoldTime: 90, KeepaliveInterval: 30}},
+		AfiSafis:  afis,
+		// Graceful restart makes GoBGP send End-of-RIB after the initial table.
+		GracefulRestart: &api.GracefulRestart{Enabled: true, RestartTime: 120},
+	}})
+	if err != nil {
+		return time.Time{}, fmt.Errorf("adding the collector as the speaker's peer: %w", err)
+	}
+	select {
+	case t := <-s.estab:
+		return t, nil
+	case <-time.After(60 * time.Second):
+		return time.Time{}, fmt.Errorf("the GoBGP speaker's session did not come up in 60s")
+	case <-ctx.Done():
+		return time.Time{}, ctx.Err()
+	}
+}
+
+// disconnect removes the collector peer.
+func (s *gobgpSpeaker) disconnect(ctx context.Context) {
+	_ = s.srv.DeletePeer(ctx, &api.DeletePeerRequest{Address: "127.0.0.1"})
+}
+
+func (s *gobgpSpeaker) stop() {
+	_ = s.srv.StopBgp(context.Background(), &api.StopBgpRequest{})
+	s.srv.Stop()
+}
