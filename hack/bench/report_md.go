@@ -41,6 +41,7 @@ the collectors of one run (they alternate within every trial, so they saw the sa
 	} else {
 		fmt.Fprintf(b, "Not measured in this run (the targets are about 1M prefixes; `make bench` measures them).\n")
 	}
+	writeEngineTargets(b, res)
 	if d := res.Detection; d != nil {
 		fmt.Fprintf(b, "\n## 2. Detection latency\n\n`BenchmarkDetection` (cmd/routewarden), %d trials per measurement; milliseconds.\n\n", d.Trials)
 		fmt.Fprintf(b, "| measurement | p50 | p99 | min | max | target p99 | status |\n|---|---|---|---|---|---|---|\n")
@@ -75,6 +76,49 @@ the collectors of one run (they alternate within every trial, so they saw the sa
 	}
 	if notes, err := os.ReadFile(notesFile); err == nil {
 		fmt.Fprintf(b, "\n%s", notes)
+	}
+}
+
+// engineTargets are issue 5's engine targets and issue 7's BMP targets, read
+// from the Go benchmarks of this run: name, metric, limit, whether the
+// measured value must stay below (true) or reach (false) the limit, and how
+// to print the measured value.
+var engineTargets = []struct {
+	bench, metric, text string
+	limit               float64
+	below               bool
+	show                func(float64) string
+}{
+	{"BenchmarkValidate/nodes=100000/routes=1000000", "ns/op", "full validation, 100k nodes / 1M routes < 1 s", 1e9, true, dur},
+	{"BenchmarkRouteAdd/nodes=100000/routes=1000000", "ns/op", "single route add (loaded engine, 1M routes) <= 10 µs", 10e3, true, dur},
+	{"BenchmarkRouteWithdraw/nodes=100000/routes=1000000", "ns/op", "single route withdraw (loaded engine, 1M routes) <= 10 µs", 10e3, true, dur},
+	{"BenchmarkStationIngest", "prefixes/s", "BMP station ingest >= 1M prefixes/s", 1e6, false,
+		func(v float64) string { return fmt.Sprintf("%.2fM/s", v/1e6) }},
+	{"BenchmarkStationIngest", "heap-B/route", "BMP station heap per stored route <= 150 B", 150, true,
+		func(v float64) string { return fmt.Sprintf("%.0f B", v) }},
+}
+
+func writeEngineTargets(b *strings.Builder, res *Results) {
+	var rows []string
+	for _, t := range engineTargets {
+		for _, g := range res.GoBench {
+			v, ok := g.Metrics[t.metric]
+			if g.Name != t.bench || !ok {
+				continue
+			}
+			met := v >= t.limit
+			if t.below {
+				met = v <= t.limit
+			}
+			rows = append(rows, fmt.Sprintf("| %s | %s | %s |\n", t.text, t.show(v), metOr(met)))
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n| engine and BMP targets (Go benchmarks below) | measured | status |\n|---|---|---|\n")
+	for _, r := range rows {
+		b.WriteString(r)
 	}
 }
 
