@@ -60,8 +60,9 @@ func checkDeployment(t *testing.T, c chartCase, dep kubeObject, appVersion strin
 	for _, p := range asList(ctr["ports"]) {
 		ports[asString(dig(p, "name"))], _ = dig(p, "containerPort").(int)
 	}
-	if ports["http"] != 9479 || ports["bgp"] != c.bgpPort || len(ports) != 2 {
-		t.Errorf("container ports %v, want http 9479, bgp %d", ports, c.bgpPort)
+	if want := 2 + min(c.bmpPort, 1); ports["http"] != 9479 || ports["bgp"] != c.bgpPort || ports["bmp"] != c.bmpPort ||
+		len(ports) != want {
+		t.Errorf("container ports %v, want http 9479, bgp %d, bmp %d (0: none)", ports, c.bgpPort, c.bmpPort)
 	}
 	for probe, path := range map[string]string{"livenessProbe": "/healthz", "readinessProbe": "/readyz"} {
 		if asString(dig(ctr, probe, "httpGet", "path")) != path || asString(dig(ctr, probe, "httpGet", "port")) != "http" {
@@ -118,6 +119,10 @@ func checkServices(t *testing.T, c chartCase, objs []kubeObject) {
 		if dig(bgp, "spec", "ports", "0", "port") != 179 || asString(dig(bgp, "spec", "ports", "0", "targetPort")) != "bgp" ||
 			asString(dig(bgp, "spec", "ports", "0", "protocol")) != "TCP" {
 			t.Errorf("BGP Service ports %v: want 179/TCP → bgp", dig(bgp, "spec", "ports"))
+		}
+		if bmp := dig(bgp, "spec", "ports", "1"); c.bmpPort != 0 && (dig(bmp, "port") != c.bmpPort ||
+			asString(dig(bmp, "targetPort")) != "bmp") || c.bmpPort == 0 && bmp != nil {
+			t.Errorf("BGP Service ports %v: want BMP %d → bmp (0: none)", dig(bgp, "spec", "ports"), c.bmpPort)
 		}
 		if dig(bgp, "spec", "publishNotReadyAddresses") != true {
 			t.Error("the BGP Service must publish not-ready pods (readiness follows the Kubernetes API)")

@@ -57,6 +57,7 @@ routewarden.state: the config as routewarden reads it, and what the pod needs fo
                BGP listen port filled in;
   secrets:     Secret name -> list of keys to mount (under /etc/routewarden/secrets/<name>/<key>);
   bgpPort:     the BGP listen port;  httpPort: the port of config.http.listen;
+  bmpPort:     the port of config.bgp.bmp.listen, 0 when the BMP station is off;
   routerIdFromPodIP: true when config.bgp.routerId is empty (ROUTEWARDEN_BGP_ROUTERID from status.podIP);
   netBindService: whether the container gets NET_BIND_SERVICE.
 It fails on plain secrets in values and on settings that cannot work.
@@ -135,6 +136,12 @@ It fails on plain secrets in values and on settings that cannot work.
 {{- $http := ($cfg.http | default dict).listen | default ":9479" }}
 {{- $httpPort := regexFind "[0-9]+$" $http }}
 {{- if not $httpPort }}{{ fail (printf "config.http.listen: %q has no port" $http) }}{{ end }}
+{{- $bmp := (($cfg.bgp | default dict).bmp | default dict).listen | default "" }}
+{{- $bmpPort := 0 }}
+{{- if $bmp }}
+{{- $bmpPort = regexFind "[0-9]+$" $bmp }}
+{{- if not $bmpPort }}{{ fail (printf "config.bgp.bmp.listen: %q has no port" $bmp) }}{{ end }}
+{{- end }}
 {{- if and (gt (int $v.replicas) 1) (not $v.bgp.hostNetwork) }}
 {{- fail "replicas > 1 needs bgp.hostNetwork: true: behind one Service every BGP session reaches only one replica, so each replica would see part of the nodes and report the others' CIDRs as missing-route" }}
 {{- end }}
@@ -152,6 +159,7 @@ secrets:
 {{- end }}
 bgpPort: {{ $port }}
 httpPort: {{ $httpPort }}
+bmpPort: {{ $bmpPort }}
 routerIdFromPodIP: {{ $routerIdFromPodIP }}
 netBindService: {{ $nbs }}
 {{- end }}
