@@ -52,25 +52,31 @@ func ValidateSnapshot(s *Snapshot) Result {
 		})
 	}
 	// An Engine's snapshot sorts its route lists when read: it stays on one goroutine.
-	if parallel(len(s.Routes)) && s.upd == nil {
-		var next atomic.Int32
-		var wg sync.WaitGroup
-		for range min(runtime.GOMAXPROCS(0), len(rules)) {
-			wg.Go(func() {
-				for k := int(next.Add(1)) - 1; k < len(rules); k = int(next.Add(1)) - 1 {
-					check(k)
-				}
-			})
-		}
-		wg.Wait()
-	} else {
-		for k := range rules {
-			check(k)
-		}
-	}
+	runRules(len(rules), parallel(len(s.Routes)) && s.upd == nil, check)
 	findings := slices.Concat(found...)
 	SortFindings(findings)
 	return Result{Findings: findings, Summary: summarize(s, findings)}
+}
+
+// runRules calls check for every rule index in [0, n), spread over the CPUs
+// when par is set; check must only write its own index's results.
+func runRules(n int, par bool, check func(k int)) {
+	if !par {
+		for k := range n {
+			check(k)
+		}
+		return
+	}
+	var next atomic.Int32
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for k := int(next.Add(1)) - 1; k < n; k = int(next.Add(1)) - 1 {
+				check(k)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // parallel reports whether work over n routes is worth spreading over CPUs.

@@ -1,10 +1,7 @@
 package validator
 
 import (
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 )
 
 // rebuildMin is the smallest Sync delta that rebuilds the engine instead of
@@ -121,22 +118,7 @@ func (e *Engine) checkAll() {
 			r.route.CheckRoute(s, i, report)
 		}
 	}
-	if parallel(len(s.Routes)) {
-		var next atomic.Int32
-		var wg sync.WaitGroup
-		for range min(runtime.GOMAXPROCS(0), len(e.rules)) {
-			wg.Go(func() {
-				for k := int(next.Add(1)) - 1; k < len(e.rules); k = int(next.Add(1)) - 1 {
-					check(k)
-				}
-			})
-		}
-		wg.Wait()
-	} else {
-		for k := range e.rules {
-			check(k)
-		}
-	}
+	runRules(len(e.rules), parallel(len(s.Routes)), check)
 	for k, r := range e.rules {
 		for _, x := range out[k] {
 			f := x.f
