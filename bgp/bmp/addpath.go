@@ -20,8 +20,10 @@ func (s *session) decodeRM(body []byte, ps *peerState, o decodeOptions) error {
 	if !o.addPathV4 && !o.addPathV6 {
 		if err != nil {
 			// No ADD-PATH announced, IDs anyway (a Loc-RIB without Peer Up).
+			// Decoded into alt: on failure, upd keeps the first reading.
 			o.addPathV4, o.addPathV6 = true, true
-			if s.upd.decode(body, o) == nil {
+			if s.alt.decode(body, o) == nil {
+				s.upd, s.alt = s.alt, s.upd
 				return nil
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	gobgp "github.com/osrg/gobgp/v3/pkg/packet/bgp"
+	gbmp "github.com/osrg/gobgp/v3/pkg/packet/bmp"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 	"go.uber.org/goleak"
@@ -25,47 +26,77 @@ func withLen(m []byte, n uint32) []byte {
 	return m
 }
 
-// TestMalformedInput: bad input closes that session with a clear log line,
-// nothing panics, and the routes the session brought are dropped.
+// rawUpdate is a Route Monitoring message from peer carrying a BGP UPDATE with
+// the given withdrawn routes, path attributes and NLRI, encoded as they are.
+func rawUpdate(t testing.TB, peer netip.Addr, withdrawn, attrs, nlri []byte) []byte {
+	t.Helper()
+	body := binary.BigEndian.AppendUint16(nil, uint16(len(withdrawn)))
+	body = append(body, withdrawn...)
+	body = binary.BigEndian.AppendUint16(body, uint16(len(attrs)))
+	body = append(append(body, attrs...), nlri...)
+	payload := append(bytes.Repeat([]byte{0xff}, 16), 0, 0, 2)
+	payload = append(payload, body...)
+	binary.BigEndian.PutUint16(payload[16:18], uint16(len(payload)))
+	m := gbmp.NewBMPRouteMonitoring(peerHdr(peer, 0), nil)
+	m.Body.(*gbmp.BMPRouteMonitoring).BGPUpdatePayload = payload
+	return serialize(t, m)
+}
+
+// TestMalformedInput: broken BMP framing closes that session with a clear log
+// line and drops the routes it brought; a malformed UPDATE is logged, what
+// parsed of it is withdrawn, and the session and its other routes stay.
+// Nothing panics.
 func TestMalformedInput(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	p := netip.MustParseAddr("127.0.1.11")
-	good := func(t *testing.T) []byte {
-		return routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.AddrPrefixInterface{v4("10.244.1.0/24", 0)}, false, false)
+	announce := func(t *testing.T, prefix string) []byte {
+		return routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.AddrPrefixInterface{v4(prefix, 0)}, false, false)
 	}
+	good := func(t *testing.T) []byte { return announce(t, "10.244.1.0/24") }
+	line := func(prefix string) string {
+		return prefix + " peer=127.0.1.11 nh=10.0.0.11 as=65010 id=127.0.1.11 path=[65010] pathid=0"
+	}
+	// Kept: the route before the bad UPDATE and the one after it.
+	kept := []string{line("10.244.1.0/24"), line("10.244.2.0/24")}
 	cases := []struct {
 		name, log string
 		msg       func(t *testing.T) []byte
+		// keep is what the store holds after a malformed UPDATE and a good
+		// one announcing 10.244.2.0/24; nil: the session closes.
+		keep []string
 	}{
-		{"BMP version 1", "BMP version 1, want 3", func(t *testing.T) []byte { m := good(t); m[0] = 1; return m }},
-		{"length below the header", "BMP message length 5 out of range", func(t *testing.T) []byte { return withLen(good(t), 5) }},
-		{"length of 2 GiB", "BMP message length 2147483648 out of range", func(t *testing.T) []byte { return withLen(good(t), 1<<31) }},
-		{"no per-peer header", "per-peer header: truncated", func(t *testing.T) []byte { return withLen(good(t)[:16], 16) }},
+		{"BMP version 1", "BMP version 1, want 3", func(t *testing.T) []byte { m := good(t); m[0] = 1; return m }, nil},
+		{"length below the header", "BMP message length 5 out of range", func(t *testing.T) []byte { return withLen(good(t), 5) }, nil},
+		{"length of 2 GiB", "BMP message length 2147483648 out of range", func(t *testing.T) []byte { return withLen(good(t), 1<<31) }, nil},
+		{"no per-peer header", "per-peer header: truncated", func(t *testing.T) []byte { return withLen(good(t)[:16], 16) }, nil},
 		{"BGP length disagrees", "BGP message length", func(t *testing.T) []byte {
 			m := good(t)
 			m[6+42+17]++
 			return m
-		}},
+		}, kept},
 		{"attribute longer than the UPDATE", "path attribute 1: 200 bytes announced", func(t *testing.T) []byte {
 			m := good(t)
 			m[6+42+19+2+2+2] = 200 // ORIGIN's length
 			return m
-		}},
+		}, kept},
 		{"prefix length 33", "prefix length 33", func(t *testing.T) []byte {
 			m := good(t)
 			m[len(m)-4] = 33
 			return m
-		}},
+		}, kept},
+		{"NEXT_HOP of 3 bytes: treat as withdraw", "path attribute 3: 3 bytes, want 4", func(t *testing.T) []byte {
+			return rawUpdate(t, p, []byte{24, 10, 244, 1}, []byte{0x40, 1, 1, 0, 0x40, 3, 3, 10, 0, 0}, []byte{24, 10, 244, 3})
+		}, []string{line("10.244.2.0/24")}},
 		{"peer up with garbage OPENs", "BMP peer up message", func(t *testing.T) []byte {
 			m := peerUp(t, p, 0, 0)
 			copy(m[6+42+20:], bytes.Repeat([]byte{0x42}, 40))
 			return m
-		}},
+		}, nil},
 		{"initiation TLV overflowing", "BMP initiation message", func(t *testing.T) []byte {
 			m := initiation(t, "tor1")
 			m[8] = 0xff
 			return m
-		}},
+		}, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -75,14 +106,29 @@ func TestMalformedInput(t *testing.T) {
 			if _, err := conn.Write(tc.msg(t)); err != nil {
 				t.Fatal(err)
 			}
+			logged := func() bool {
+				return strings.Contains(st.logs.String(), tc.log) && strings.Contains(st.logs.String(), `"level":"warn"`)
+			}
+			if tc.keep != nil {
+				if _, err := conn.Write(announce(t, "10.244.2.0/24")); err != nil {
+					t.Fatal(err)
+				}
+				waitRoutes(t, st.store, tc.keep)
+				wait.True(t, "a log line with "+tc.log, 10*time.Second, logged)
+				if strings.Contains(st.logs.String(), "BMP session closed") {
+					t.Errorf("the session closed on a malformed UPDATE")
+				}
+				if !bytes.Contains(gather(t, st), []byte(`routewarden_bmp_ignored_total{reason="malformed-update"} 1`)) {
+					t.Errorf("malformed UPDATE not counted:\n%s", gather(t, st))
+				}
+				return
+			}
 			_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 			if _, err := conn.Read(make([]byte, 1)); err != io.EOF {
 				t.Fatalf("read after bad input: %v, want EOF (the station closes the session)", err)
 			}
 			wait.True(t, "the session's routes to be dropped", 10*time.Second, func() bool { rs, _ := st.store.Routes(); return len(rs) == 0 })
-			wait.True(t, "a log line with "+tc.log, 10*time.Second, func() bool {
-				return strings.Contains(st.logs.String(), tc.log) && strings.Contains(st.logs.String(), `"level":"warn"`)
-			})
+			wait.True(t, "a log line with "+tc.log, 10*time.Second, logged)
 		})
 	}
 }

@@ -32,7 +32,7 @@ func newMetrics(reg prometheus.Registerer, store Store) (*metrics, error) {
 		messages: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_bmp_messages_total",
 			Help: "BMP messages received, by type."}, []string{"type"}),
 		decodeErrors: prometheus.NewCounter(prometheus.CounterOpts{Name: "routewarden_bmp_decode_errors_total",
-			Help: "BMP messages that could not be decoded (each closes its session)."}),
+			Help: "BMP messages that could not be decoded (a malformed UPDATE is skipped, anything else closes its session)."}),
 		sessionErrors: prometheus.NewCounter(prometheus.CounterOpts{Name: "routewarden_bmp_session_errors_total",
 			Help: "BMP sessions that ended with an error."}),
 		refused: prometheus.NewCounter(prometheus.CounterOpts{Name: "routewarden_bmp_refused_total",
@@ -108,5 +108,14 @@ func statName(t uint16) string {
 	if int(t) < len(statNames) {
 		return statNames[t]
 	}
-	return "type-" + strconv.Itoa(int(t))
+	return "other" // a fixed name: no label values from the router's input
+}
+
+// perAFIStatName names a per-AFI/SAFI statistic; only the AFIs routewarden
+// knows keep their numbers (SAFI is one byte, so the label set stays bounded).
+func perAFIStatName(t, afi uint16, safi uint8) string {
+	if afi != afiIPv4 && afi != afiIPv6 {
+		return statName(t) + "/other"
+	}
+	return statName(t) + "/" + strconv.Itoa(int(afi)) + "/" + strconv.Itoa(int(safi))
 }

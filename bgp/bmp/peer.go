@@ -66,6 +66,10 @@ func (s *session) monitored(h peerHeader) bgp.MonitoredPeer {
 	return p
 }
 
+// state is the session's state for p, created (and p's paths cleared in the
+// store) the first time the session mentions p: a new BMP session re-sends the
+// full table, and an older session's paths for p, withdrawn while the router
+// reconnected, must not outlive it.
 func (s *session) state(p bgp.MonitoredPeer) *peerState {
 	ps, ok := s.peers[p]
 	if !ok {
@@ -73,6 +77,7 @@ func (s *session) state(p bgp.MonitoredPeer) *peerState {
 		s.st.mu.Lock()
 		s.peers[p] = ps
 		s.st.mu.Unlock()
+		s.st.store.MonitoredClear(p)
 	}
 	return ps
 }
@@ -108,7 +113,10 @@ func (s *session) routeMonitoring(msg []byte) error {
 	}
 	o := decodeOptions{addPathV4: ps.addPathV4, addPathV6: ps.addPathV6, twoByteAS: h.flags&gbmp.BMP_PEER_FLAG_TWO_AS != 0}
 	if err := s.decodeRM(msg[headerLen+peerHeaderLen:], ps, o); err != nil {
-		return fmt.Errorf("UPDATE from %s: %w", h.addr, err)
+		// Not fatal: pre-policy monitoring forwards UPDATEs as received, also
+		// those the router treated as withdraw (RFC 7606).
+		s.malformed(p, h, ps, err)
+		return nil
 	}
 	if ps.idlessV4 || ps.idlessV6 {
 		s.upd.withdrawn = replaceIdless(s.upd.withdrawn, s.upd.announced, ps)
@@ -121,6 +129,25 @@ func (s *session) routeMonitoring(msg []byte) error {
 	}
 	s.apply(p, h, &s.upd)
 	return nil
+}
+
+// malformed handles an UPDATE that did not decode: it is counted and logged,
+// and every prefix that did parse is withdrawn (treat-as-withdraw); the
+// session goes on.
+func (s *session) malformed(p bgp.MonitoredPeer, h peerHeader, ps *peerState, err error) {
+	s.st.metrics.decodeErrors.Inc()
+	s.st.metrics.ignored.WithLabelValues("malformed-update").Inc()
+	s.st.sampledLog.Warn().Err(err).Str("router", s.router.String()).Str("sysName", s.sysName).
+		Str("peer", h.addr.String()).Msg("BMP route monitoring: malformed UPDATE treated as withdraw")
+	u := &s.upd
+	u.withdrawn = append(u.withdrawn, u.announced...)
+	u.mpWithdrawn = append(u.mpWithdrawn, u.mpAnnounced...)
+	u.announced, u.mpAnnounced, u.eor, u.otherFamilies = u.announced[:0], u.mpAnnounced[:0], u.eor[:0], 0
+	if ps.idlessV4 || ps.idlessV6 {
+		u.withdrawn = replaceIdless(u.withdrawn, nil, ps)
+		u.mpWithdrawn = replaceIdless(u.mpWithdrawn, nil, ps)
+	}
+	s.apply(p, h, u)
 }
 
 // apply stores a decoded UPDATE: each family with its own next hop.
@@ -214,6 +241,8 @@ func (s *session) stats(msg []byte) error {
 		return err
 	}
 	p := s.monitored(h)
+	// Registered, so that the peer's series are deleted with it.
+	s.state(p)
 	for _, tlv := range m.Body.(*gbmp.BMPStatisticsReport).Stats {
 		switch v := tlv.(type) {
 		case *gbmp.BMPStatsTLV32:
@@ -221,7 +250,7 @@ func (s *session) stats(msg []byte) error {
 		case *gbmp.BMPStatsTLV64:
 			s.st.metrics.stat(p, statName(v.Type), float64(v.Value))
 		case *gbmp.BMPStatsTLVPerAfiSafi64:
-			s.st.metrics.stat(p, fmt.Sprintf("%s/%d/%d", statName(v.Type), v.AFI, v.SAFI), float64(v.Value))
+			s.st.metrics.stat(p, perAFIStatName(v.Type, v.AFI, v.SAFI), float64(v.Value))
 		}
 	}
 	return nil

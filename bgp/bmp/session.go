@@ -150,8 +150,8 @@ func (s *session) termination(msg []byte) error {
 // from the same router monitors now (a router that reconnected before the
 // old connection was seen to end).
 func (s *session) forget() {
+	var drop []bgp.MonitoredPeer
 	s.st.mu.Lock()
-	defer s.st.mu.Unlock()
 	latest := s.st.latest[s.router]
 	if latest == s {
 		delete(s.st.latest, s.router)
@@ -160,6 +160,10 @@ func (s *session) forget() {
 		if latest != nil && latest != s && latest.peers[p] != nil {
 			continue
 		}
+		drop = append(drop, p)
+	}
+	s.st.mu.Unlock()
+	for _, p := range drop {
 		s.st.store.MonitoredDown(p)
 		s.st.metrics.forgetPeer(p)
 	}

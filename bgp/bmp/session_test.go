@@ -131,3 +131,54 @@ func TestReconnect(t *testing.T) {
 	})
 	waitRoutes(t, st.store, want)
 }
+
+// TestReconnectWithdrawn: a route withdrawn while the router reconnected (the
+// new session's table lacks it) is gone once the old session closes.
+func TestReconnectWithdrawn(t *testing.T) {
+	p := netip.MustParseAddr("127.0.1.11")
+	st := startStation(t)
+	rm := func(prefix string) []byte {
+		return routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.AddrPrefixInterface{v4(prefix, 0)}, false, false)
+	}
+	a := "10.244.1.0/24 peer=127.0.1.11 nh=10.0.0.11 as=65010 id=127.0.1.11 path=[65010] pathid=0"
+	b := "10.244.2.0/24 peer=127.0.1.11 nh=10.0.0.11 as=65010 id=127.0.1.11 path=[65010] pathid=0"
+	old := st.dial(t, slices.Concat(initiation(t, "tor1"), rm("10.244.1.0/24"), rm("10.244.2.0/24")))
+	waitRoutes(t, st.store, []string{a, b})
+	st.dial(t, slices.Concat(initiation(t, "tor1"), rm("10.244.1.0/24")))
+	waitRoutes(t, st.store, []string{a})
+	old.Close()
+	wait.True(t, "the old session to close", 10*time.Second, func() bool {
+		return strings.Count(st.logs.String(), "BMP session closed") == 1
+	})
+	waitRoutes(t, st.store, []string{a})
+}
+
+// TestStatsSeries: statistics of unknown types or AFIs get fixed names, and
+// a peer's series go with the session that reported them.
+func TestStatsSeries(t *testing.T) {
+	p := netip.MustParseAddr("127.0.1.11")
+	st := startStation(t)
+	stats := serialize(t, gbmp.NewBMPStatisticsReport(peerHdr(p, 0), []gbmp.BMPStatsTLVInterface{
+		gbmp.NewBMPStatsTLV64(gbmp.BMP_STAT_TYPE_ADJ_RIB_IN, 42),
+		gbmp.NewBMPStatsTLV64(4242, 7),
+		gbmp.NewBMPStatsTLVPerAfiSafi64(gbmp.BMP_STAT_TYPE_PER_AFI_SAFI_ADJ_RIB_IN, 9999, 1, 3),
+		gbmp.NewBMPStatsTLVPerAfiSafi64(gbmp.BMP_STAT_TYPE_PER_AFI_SAFI_ADJ_RIB_IN, 1, 1, 5)}))
+	conn := st.dial(t, slices.Concat(initiation(t, "tor1"), stats))
+	series := func(stat string, v int) []byte {
+		return []byte(`routewarden_bmp_peer_stat{peer="127.0.1.11",router="127.0.0.1",stat="` + stat + `"} ` + strconv.Itoa(v))
+	}
+	wait.True(t, "the stats report", 10*time.Second, func() bool { return bytes.Contains(gather(t, st), series("adj-rib-in", 42)) })
+	got := gather(t, st)
+	for _, want := range [][]byte{series("other", 7), series("adj-rib-in-per-afi/other", 3), series("adj-rib-in-per-afi/1/1", 5)} {
+		if !bytes.Contains(got, want) {
+			t.Errorf("no %s in\n%s", want, got)
+		}
+	}
+	if bytes.Contains(got, []byte("4242")) || bytes.Contains(got, []byte("9999")) {
+		t.Errorf("a label value from the router's input:\n%s", got)
+	}
+	conn.Close()
+	wait.True(t, "the peer's series to go with its session", 10*time.Second, func() bool {
+		return !bytes.Contains(gather(t, st), []byte("routewarden_bmp_peer_stat{"))
+	})
+}

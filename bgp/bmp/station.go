@@ -37,11 +37,14 @@ type Config struct {
 
 // Station accepts BMP sessions and feeds a Store.
 type Station struct {
-	cfg     Config
-	store   Store
-	log     zerolog.Logger
-	metrics *metrics
-	ln      net.Listener
+	cfg   Config
+	store Store
+	log   zerolog.Logger
+	// sampledLog is log for what a router may repeat many times a second
+	// (malformed UPDATEs): a burst per minute.
+	sampledLog zerolog.Logger
+	metrics    *metrics
+	ln         net.Listener
 	// mu guards latest and every session's peers map (written by its own
 	// session, read by another one from the same router when it ends).
 	mu     sync.Mutex
@@ -57,8 +60,9 @@ func New(cfg Config, store Store, log zerolog.Logger, reg prometheus.Registerer)
 	if err != nil {
 		return nil, err
 	}
-	return &Station{cfg: cfg, store: store, log: log.With().Str("component", "bmp").Logger(), metrics: m,
-		latest: map[netip.Addr]*session{}}, nil
+	l := log.With().Str("component", "bmp").Logger()
+	return &Station{cfg: cfg, store: store, log: l, metrics: m, latest: map[netip.Addr]*session{},
+		sampledLog: l.Sample(&zerolog.BurstSampler{Burst: 10, Period: time.Minute})}, nil
 }
 
 // Listen binds the listener (Run calls it when it was not called before).

@@ -134,6 +134,7 @@ func (u *update) attributes(b []byte, o decodeOptions) error {
 		case attrNextHop:
 			if n != 4 {
 				err = fmt.Errorf("%d bytes, want 4", n)
+				break
 			}
 			u.nextHop = netip.AddrFrom4([4]byte(v))
 		case attrCommunities:
