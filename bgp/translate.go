@@ -130,15 +130,24 @@ func applyAttrs(rt *validator.Route, attrs []*anypb.Any) error {
 				}
 			})
 		case urlASPath: // 1: segments {1: type, 2: packed numbers}
+			var segErr error
+			segs := 0
 			err = eachField(a.Value, func(num protowire.Number, _ uint64, seg []byte) {
-				if num == 1 {
-					_ = eachField(seg, func(num protowire.Number, v uint64, packed []byte) {
-						if num == 2 {
-							eachVarint(v, packed, func(as uint64) { rt.ASPath = append(rt.ASPath, uint32(as)) })
-						}
-					})
+				if num != 1 || segErr != nil {
+					return
+				}
+				segs++
+				if e := eachField(seg, func(num protowire.Number, v uint64, packed []byte) {
+					if num == 2 {
+						eachVarint(v, packed, func(as uint64) { rt.ASPath = append(rt.ASPath, uint32(as)) })
+					}
+				}); e != nil {
+					segErr = fmt.Errorf("decoding AS path segment %d: %w", segs, e)
 				}
 			})
+			if err == nil {
+				err = segErr
+			}
 		case urlCommunities: // 1: packed communities
 			err = eachField(a.Value, func(num protowire.Number, v uint64, packed []byte) {
 				if num == 1 {

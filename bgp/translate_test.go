@@ -87,6 +87,39 @@ func TestToRouteRejectsGarbage(t *testing.T) {
 	}
 }
 
+// TestToRouteRejectsBadASPath proves a corrupt AS path segment is an error,
+// not an AS path silently cut short.
+func TestToRouteRejectsBadASPath(t *testing.T) {
+	nlri, err := apiutil.MarshalNLRI(bgp.NewIPAddrPrefix(24, "10.244.1.0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := []byte{0x0a, 0x05, 0x08, 0x02, 0x12, 0x01, 0x64} // segment {type 2, numbers [100]}
+	for _, tc := range []struct {
+		name  string
+		value []byte
+	}{
+		{"truncated varint in the only segment", []byte{0x0a, 0x01, 0x10}},
+		{"truncated numbers in the second segment", append(append([]byte(nil), good...), 0x0a, 0x02, 0x12, 0x05)},
+		{"bad tag in a segment", []byte{0x0a, 0x01, 0x00}},
+		{"truncated segment", []byte{0x0a, 0x05, 0x08}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &api.Path{Nlri: nlri, NeighborIp: "127.0.1.11",
+				Pattrs: []*anypb.Any{{TypeUrl: urlASPath, Value: tc.value}}}
+			if r, err := toRoute(p); err == nil {
+				t.Errorf("% x decoded to %+v", tc.value, r)
+			} else {
+				t.Log(err)
+			}
+		})
+	}
+	p := &api.Path{Nlri: nlri, Pattrs: []*anypb.Any{{TypeUrl: urlASPath, Value: good}}}
+	if r, err := toRoute(p); err != nil || !reflect.DeepEqual(r.ASPath, []uint32{100}) {
+		t.Errorf("a good AS path: %+v, %v", r, err)
+	}
+}
+
 // BenchmarkToRoute compares the wire decoding of a typical path with the
 // general translation through GoBGP's native types.
 func BenchmarkToRoute(b *testing.B) {

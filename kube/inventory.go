@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -71,6 +72,17 @@ type Inventory struct {
 
 	// vipGVRs are the Service, EndpointSlice and BGP resources watched (vip_informers.go).
 	vipGVRs []schema.GroupVersionResource
+
+	// built is Cluster's last translation of the objects (without tombstones),
+	// valid while version and the watched resources are those it was built at.
+	built *builtCluster
+}
+
+// builtCluster is a cached translation of the inventory's objects.
+type builtCluster struct {
+	version uint64
+	gvrs    []schema.GroupVersionResource
+	cluster *validator.Cluster
 }
 
 // NewInventory connects to the API server described by cfg.
@@ -117,13 +129,34 @@ func (i *Inventory) bumpLocked() {
 	}
 }
 
-// Cluster translates the current objects into the validator's model.
+// Cluster translates the current objects into the validator's model. The
+// translation (every object encoded and decoded again) is done once per
+// version: while nothing changed, callers get a shallow copy of the cached
+// one, with the tombstones (which expire by time alone) freshly listed. The
+// slices other than Deleted are shared between callers, who must not modify
+// them (the validator only reads them).
 func (i *Inventory) Cluster(now time.Time) (*validator.Cluster, uint64, error) {
 	i.mu.Lock()
 	defer i.mu.Unlock()
 	i.pruneTombstonesLocked(now)
+	gvrs := i.clusterResourcesLocked()
+	if b := i.built; b == nil || b.version != i.version || !slices.Equal(b.gvrs, gvrs) {
+		c, err := i.buildClusterLocked(gvrs)
+		if err != nil {
+			i.built = nil
+			return nil, i.version, err
+		}
+		i.built = &builtCluster{version: i.version, gvrs: gvrs, cluster: c}
+	}
+	c := *i.built.cluster
+	c.Deleted = append([]validator.DeletedNode(nil), i.tombstones...)
+	return &c, i.version, nil
+}
+
+// buildClusterLocked translates the objects of the resources gvrs.
+func (i *Inventory) buildClusterLocked(gvrs []schema.GroupVersionResource) (*validator.Cluster, error) {
 	objs := &Objects{}
-	for _, gvr := range i.clusterResourcesLocked() {
+	for _, gvr := range gvrs {
 		for name, u := range i.objects[gvr] {
 			data, err := json.Marshal(u.Object)
 			if err == nil {
@@ -139,10 +172,10 @@ func (i *Inventory) Cluster(now time.Time) (*validator.Cluster, uint64, error) {
 	objs.ServicesRead = objs.ServicesRead || len(i.vipGVRs) > 0
 	c, err := objs.Cluster(i.opts.Cluster)
 	if err != nil {
-		return nil, i.version, err
+		return nil, err
 	}
-	c.Deleted = append([]validator.DeletedNode(nil), i.tombstones...)
-	return c, i.version, nil
+	c.Deleted = nil
+	return c, nil
 }
 
 func (i *Inventory) setStatus(available bool, reason string) {

@@ -1,0 +1,107 @@
+package kube
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/rs/zerolog"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/rest"
+
+	"github.com/routewarden/routewarden/validator"
+)
+
+// TestClusterCachedPerVersion drives an Inventory without an API server and
+// proves Cluster translates the objects once per version: the same version
+// gives the cached translation (the same Nodes array, nothing decoded again),
+// every change (an informer event, a set promoted after an outage, the VIP
+// resources watched) rebuilds it, and tombstones that expire without a
+// version change still disappear from Deleted.
+func TestClusterCachedPerVersion(t *testing.T) {
+	inv, err := NewInventory(&rest.Config{Host: "http://127.0.0.1:1"}, InventoryOptions{TombstoneTTL: time.Minute},
+		zerolog.Nop(), prometheus.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	node := func(name, ip string) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Node",
+			"metadata": map[string]any{"name": name},
+			"status":   map[string]any{"addresses": []any{map[string]any{"type": "InternalIP", "address": ip}}}}}
+	}
+	set := func(nodes ...*unstructured.Unstructured) *informerSet {
+		s := &informerSet{cancel: func() {}, objects: map[schema.GroupVersionResource]map[string]*unstructured.Unstructured{
+			gvrNodes: {}}}
+		for _, n := range nodes {
+			s.objects[gvrNodes][n.GetName()] = n
+		}
+		return s
+	}
+	promote := func(s *informerSet) { inv.pending = s; inv.promote(s) }
+	start := time.Now()
+	var prev *validator.Cluster
+	for _, tc := range []struct {
+		name     string
+		change   func()
+		at       time.Duration // after start
+		rebuilt  bool
+		nodes    []string
+		deleted  []string
+		services bool
+	}{
+		{name: "first informers synced", change: func() { promote(set(node("node1", "10.0.0.11"))) },
+			rebuilt: true, nodes: []string{"node1"}},
+		{name: "nothing changed", nodes: []string{"node1"}},
+		{name: "a caller modified its Deleted", change: func() { prev.Deleted = append(prev.Deleted, validator.DeletedNode{Name: "x"}) },
+			nodes: []string{"node1"}},
+		{name: "a node added", change: func() { inv.upsert(inv.live, gvrNodes, node("node2", "10.0.0.12")) },
+			rebuilt: true, nodes: []string{"node1", "node2"}},
+		{name: "a node deleted", change: func() { inv.remove(inv.live, gvrNodes, node("node2", "10.0.0.12")) },
+			rebuilt: true, nodes: []string{"node1"}, deleted: []string{"node2"}},
+		{name: "nothing changed, tombstone young", at: 30 * time.Second, nodes: []string{"node1"}, deleted: []string{"node2"}},
+		{name: "nothing changed, tombstone expired", at: 2 * time.Minute, nodes: []string{"node1"}},
+		{name: "a pending set's event", change: func() {
+			inv.pending = set()
+			inv.upsert(inv.pending, gvrNodes, node("node9", "10.0.0.19"))
+		}, at: 2 * time.Minute, nodes: []string{"node1"}},
+		{name: "informers replaced after an outage", at: 2 * time.Minute,
+			change:  func() { promote(set(node("node1", "10.0.0.11"), node("node3", "10.0.0.13"))) },
+			rebuilt: true, nodes: []string{"node1", "node3"}},
+		{name: "Services watched", at: 2 * time.Minute, change: func() { inv.vipGVRs = []schema.GroupVersionResource{gvrServices} },
+			rebuilt: true, nodes: []string{"node1", "node3"}, services: true},
+		{name: "nothing changed at last", at: 2 * time.Minute, nodes: []string{"node1", "node3"}, services: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.change != nil {
+				tc.change()
+			}
+			c, _, err := inv.Cluster(start.Add(tc.at))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var nodes, deleted []string
+			for _, n := range c.Nodes {
+				nodes = append(nodes, n.Name)
+			}
+			for _, d := range c.Deleted {
+				deleted = append(deleted, d.Name)
+			}
+			slices.Sort(nodes)
+			if !slices.Equal(nodes, tc.nodes) || !slices.Equal(deleted, tc.deleted) || c.ServicesKnown != tc.services {
+				t.Errorf("nodes %v, deleted %v, services %v; want %v, %v, %v", nodes, deleted, c.ServicesKnown,
+					tc.nodes, tc.deleted, tc.services)
+			}
+			if prev != nil {
+				if cached := &c.Nodes[0] == &prev.Nodes[0]; cached == tc.rebuilt {
+					t.Errorf("translated again: %v, want %v", !cached, tc.rebuilt)
+				}
+				if c == prev {
+					t.Error("the same *Cluster handed out twice")
+				}
+			}
+			prev = c
+		})
+	}
+}
