@@ -5,11 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/rs/zerolog"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/rest"
 
 	"github.com/routewarden/routewarden/validator"
 )
@@ -21,24 +17,8 @@ import (
 // resources watched) rebuilds it, and tombstones that expire without a
 // version change still disappear from Deleted.
 func TestClusterCachedPerVersion(t *testing.T) {
-	inv, err := NewInventory(&rest.Config{Host: "http://127.0.0.1:1"}, InventoryOptions{TombstoneTTL: time.Minute},
-		zerolog.Nop(), prometheus.NewRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
-	node := func(name, ip string) *unstructured.Unstructured {
-		return &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Node",
-			"metadata": map[string]any{"name": name},
-			"status":   map[string]any{"addresses": []any{map[string]any{"type": "InternalIP", "address": ip}}}}}
-	}
-	set := func(nodes ...*unstructured.Unstructured) *informerSet {
-		s := &informerSet{cancel: func() {}, objects: map[schema.GroupVersionResource]map[string]*unstructured.Unstructured{
-			gvrNodes: {}}}
-		for _, n := range nodes {
-			s.objects[gvrNodes][n.GetName()] = n
-		}
-		return s
-	}
+	inv := offlineInventory(t, InventoryOptions{TombstoneTTL: time.Minute})
+	node, set := testNode, testNodeSet
 	promote := func(s *informerSet) { inv.pending = s; inv.promote(s) }
 	start := time.Now()
 	var prev *validator.Cluster

@@ -86,24 +86,8 @@ func TestInventoryAfterAnOutage(t *testing.T) {
 // knew and the new ones do not was deleted while nobody watched, and gets a
 // tombstone with its addresses; a tombstoned node that is back loses it.
 func TestPromoteTombstonesNodesDeletedUnwatched(t *testing.T) {
-	inv, err := NewInventory(&rest.Config{Host: "http://127.0.0.1:1"}, InventoryOptions{}, zerolog.Nop(),
-		prometheus.NewRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
-	node := func(name, ip string) *unstructured.Unstructured {
-		return &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Node",
-			"metadata": map[string]any{"name": name},
-			"status":   map[string]any{"addresses": []any{map[string]any{"type": "InternalIP", "address": ip}}}}}
-	}
-	set := func(nodes ...*unstructured.Unstructured) *informerSet {
-		s := &informerSet{cancel: func() {}, objects: map[schema.GroupVersionResource]map[string]*unstructured.Unstructured{
-			gvrNodes: {}}}
-		for _, n := range nodes {
-			s.objects[gvrNodes][n.GetName()] = n
-		}
-		return s
-	}
+	inv := offlineInventory(t, InventoryOptions{})
+	node, set := testNode, testNodeSet
 	old := set(node("node1", "10.0.0.11"), node("node2", "10.0.0.12"))
 	inv.pending = old
 	inv.promote(old)
@@ -126,4 +110,32 @@ func TestPromoteTombstonesNodesDeletedUnwatched(t *testing.T) {
 	if inv.live != fresh {
 		t.Error("a set that is not pending was promoted")
 	}
+}
+
+// offlineInventory is an Inventory whose API server is unreachable, for tests
+// that drive its informer sets by hand.
+func offlineInventory(t *testing.T, opts InventoryOptions) *Inventory {
+	t.Helper()
+	inv, err := NewInventory(&rest.Config{Host: "http://127.0.0.1:1"}, opts, zerolog.Nop(), prometheus.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inv
+}
+
+// testNode is a Node object with one InternalIP.
+func testNode(name, ip string) *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Node",
+		"metadata": map[string]any{"name": name},
+		"status":   map[string]any{"addresses": []any{map[string]any{"type": "InternalIP", "address": ip}}}}}
+}
+
+// testNodeSet is an informer set that holds these Nodes and nothing else.
+func testNodeSet(nodes ...*unstructured.Unstructured) *informerSet {
+	s := &informerSet{cancel: func() {}, objects: map[schema.GroupVersionResource]map[string]*unstructured.Unstructured{
+		gvrNodes: {}}}
+	for _, n := range nodes {
+		s.objects[gvrNodes][n.GetName()] = n
+	}
+	return s
 }
