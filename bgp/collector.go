@@ -66,7 +66,7 @@ func (c *Collector) isStatic(addr netip.Addr) bool {
 
 // Run starts the BGP server and runs until ctx ends.
 func (c *Collector) Run(ctx context.Context) error {
-	srv := server.NewBgpServer(server.LoggerOption(c.metrics.countErrors(gobgpLogger{c.log})))
+	srv := server.NewBgpServer(server.LoggerOption(c.metrics.countErrors(gobgpLogger{c.log}, c.familyDisabled)))
 	go srv.Serve()
 	c.srv = srv
 	defer srv.Stop()
@@ -175,4 +175,15 @@ func (c *Collector) WarmedUp() bool {
 		}
 	}
 	return true
+}
+
+// familyDisabled drops a peer's paths of a family GoBGP disabled for its
+// session after a malformed MP_REACH/MP_UNREACH (RFC 7606 §7.11 AFI/SAFI
+// disable): RFC 4760 §7 removes the family's routes, but GoBGP keeps them in
+// its Adj-RIB-In without a withdrawal, so they would linger in the Store.
+func (c *Collector) familyDisabled(peer netip.Addr, family string) {
+	switch family {
+	case "ipv4-unicast", "ipv6-unicast":
+		c.store.DropFamily(peer, family == "ipv6-unicast")
+	}
 }

@@ -1,6 +1,7 @@
 package bgp
 
 import (
+	"net/netip"
 	"strconv"
 
 	"github.com/osrg/gobgp/v3/pkg/log"
@@ -13,14 +14,27 @@ import (
 type countingLogger struct {
 	log.Logger
 	m *metrics
+	// disabled is told when GoBGP disabled an address family for a session
+	// (RFC 7606 AFI/SAFI disable); nil ignores it.
+	disabled func(peer netip.Addr, family string)
 }
 
-// countErrors wraps GoBGP's logger so that the protocol errors it reports are counted.
-func (m *metrics) countErrors(l log.Logger) log.Logger { return countingLogger{Logger: l, m: m} }
+// countErrors wraps GoBGP's logger so that the protocol errors it reports are
+// counted, and AFI/SAFI disables reach disabled.
+func (m *metrics) countErrors(l log.Logger, disabled func(peer netip.Addr, family string)) log.Logger {
+	return countingLogger{Logger: l, m: m, disabled: disabled}
+}
 
 // Warn counts the message, then logs it.
 func (l countingLogger) Warn(msg string, f log.Fields) {
 	l.m.observe(msg, f)
+	if msg == "Capability was disabled" && l.disabled != nil {
+		key, _ := f["Key"].(string)
+		family, _ := f["Cap"].(string)
+		if peer, err := netip.ParseAddr(key); err == nil && family != "" {
+			l.disabled(peer, family)
+		}
+	}
 	l.Logger.Warn(msg, f)
 }
 

@@ -44,7 +44,7 @@ func TestCountErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			buf := &logbuf.Buffer{}
-			l := m.countErrors(gobgpLogger{zerolog.New(buf)})
+			l := m.countErrors(gobgpLogger{zerolog.New(buf)}, nil)
 			l.Warn(tc.msg, tc.fields)
 			// GoBGP logs this for every UPDATE read past the limit, several
 			// times a cut-off: only the Cease it sends is counted.

@@ -44,7 +44,7 @@ var malformedCases = []struct {
 	{kind: rawbgp.UnknownWellKnown, out: outReset, code: 3, sub: 2, action: "session-reset", rfc: "RFC 4271 §6.3: NOTIFICATION 3/2 (RFC 7606 keeps it)"},
 	{kind: rawbgp.MissingNextHop, out: outWithdrawn, action: "treat-as-withdraw", rfc: "RFC 7606 §3d: treat-as-withdraw"},
 	{kind: rawbgp.MalformedASPath, out: outWithdrawn, action: "treat-as-withdraw", rfc: "RFC 7606 §7.2: treat-as-withdraw"},
-	{kind: rawbgp.BadMPReach, out: outIgnored, action: "afi-safi-disable", v6: true, rfc: "RFC 7606 §7.11: session reset or AFI/SAFI disable (RFC 4760 §7: drop the family's routes)", deviation: true},
+	{kind: rawbgp.BadMPReach, out: outWithdrawn, action: "afi-safi-disable", v6: true, rfc: "RFC 7606 §7.11: session reset or AFI/SAFI disable (RFC 4760 §7: drop the family's routes; GoBGP keeps them, routewarden drops them)"},
 	// GO-2026-4736 (CVE-2026-30405): crashes GoBGP v4 before v4.4.0; v3.37.0 survives it.
 	{kind: rawbgp.NextHopLen0, out: outWithdrawn, action: "treat-as-withdraw", rfc: "RFC 7606 §7.3: treat-as-withdraw"},
 	{kind: rawbgp.NextHopLen1, out: outIgnored, action: "treat-as-withdraw", deviation: true, endOfRIBv4: true, rfc: "RFC 7606 §7.3: treat-as-withdraw"},
