@@ -108,6 +108,10 @@ func newPipeline(cfg *config.Config, cluster clusterSource, extraSinks []alert.S
 		if err := st.Listen(); err != nil {
 			return nil, err
 		}
+		if len(b.AllowedSources) == 0 {
+			log.Warn().Str("listen", b.Listen).Msg("bgp.bmp.allowedSources is empty: any host that reaches the " +
+				"BMP station can stream routes into the checks; list your routers' and nodes' ranges")
+		}
 		p.bmp = st
 	}
 	return p, nil
