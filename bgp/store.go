@@ -125,18 +125,6 @@ func (s *Store) drop(e *peerEntry, match func(p netip.Prefix, stale bool) bool) 
 	e.info.Routes = e.paths.len()
 }
 
-// DropFamily removes a peer's paths of one address family (IPv6 or IPv4).
-func (s *Store) DropFamily(peer netip.Addr, isV6 bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e, ok := s.peers[peerKey{addr: peer}]
-	if !ok {
-		return
-	}
-	s.drop(e, func(p netip.Prefix, _ bool) bool { return p.Addr().Is6() == isV6 })
-	s.bump()
-}
-
 // PeerUp records an established session. Paths kept stale through a graceful
 // restart stay stale, with their deadline, until End-of-RIB or ExpireStale.
 func (s *Store) PeerUp(info PeerInfo) {

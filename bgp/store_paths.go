@@ -201,3 +201,15 @@ func appendAddr(b []byte, a netip.Addr) []byte {
 	b, _ = a.AppendBinary(b) // never fails
 	return b
 }
+
+// DropFamily removes a peer's paths of one address family (IPv6 or IPv4).
+func (s *Store) DropFamily(peer netip.Addr, isV6 bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.peers[peerKey{addr: peer}]
+	if !ok {
+		return
+	}
+	s.drop(e, func(p netip.Prefix, _ bool) bool { return p.Addr().Is6() == isV6 })
+	s.bump()
+}
