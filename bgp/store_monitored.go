@@ -4,6 +4,7 @@ import (
 	"net/netip"
 	"slices"
 
+	"github.com/routewarden/routewarden/bgp/wire"
 	"github.com/routewarden/routewarden/validator"
 )
 
@@ -33,10 +34,7 @@ type BMPInfo struct {
 }
 
 // NLRI is one announced or withdrawn prefix with its ADD-PATH ID.
-type NLRI struct {
-	Prefix netip.Prefix
-	PathID uint32
-}
+type NLRI = wire.NLRI
 
 // MonitoredUp records a monitored peer's session (BMP Peer Up).
 func (s *Store) MonitoredUp(p MonitoredPeer, info PeerInfo) {
@@ -63,20 +61,7 @@ func (s *Store) SetMonitoredView(p MonitoredPeer, sysName, view string) {
 // MonitoredUpdate applies one BGP UPDATE of a monitored peer: every announced
 // prefix gets the attributes of attrs (its Prefix, PathID and Stale are ignored).
 func (s *Store) MonitoredUpdate(p MonitoredPeer, attrs *validator.Route, announced, withdrawn []NLRI) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e := s.entryKey(p.key())
-	for _, n := range withdrawn {
-		s.withdraw(e, n.Prefix, n.PathID)
-	}
-	if len(announced) > 0 {
-		set := s.attrs.ref(attrs, len(announced))
-		for _, n := range announced {
-			s.announce(e, n.Prefix, n.PathID, set)
-		}
-	}
-	e.info.Routes = e.paths.len()
-	s.bump()
+	s.updateKey(p.key(), attrs, announced, withdrawn)
 }
 
 // MonitoredEndOfRIB records a monitored peer's End-of-RIB for a family.

@@ -202,6 +202,29 @@ func appendAddr(b []byte, a netip.Addr) []byte {
 	return b
 }
 
+// UpdatePaths applies one BGP UPDATE of a direct peer: every announced prefix
+// gets the attributes of attrs (its Prefix, PathID and Stale are ignored).
+func (s *Store) UpdatePaths(peer netip.Addr, attrs *validator.Route, announced, withdrawn []NLRI) {
+	s.updateKey(peerKey{addr: peer}, attrs, announced, withdrawn)
+}
+
+func (s *Store) updateKey(k peerKey, attrs *validator.Route, announced, withdrawn []NLRI) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.entryKey(k)
+	for _, n := range withdrawn {
+		s.withdraw(e, n.Prefix, n.PathID)
+	}
+	if len(announced) > 0 {
+		set := s.attrs.ref(attrs, len(announced))
+		for _, n := range announced {
+			s.announce(e, n.Prefix, n.PathID, set)
+		}
+	}
+	e.info.Routes = e.paths.len()
+	s.bump()
+}
+
 // DropFamily removes a peer's paths of one address family (IPv6 or IPv4).
 func (s *Store) DropFamily(peer netip.Addr, isV6 bool) {
 	s.mu.Lock()

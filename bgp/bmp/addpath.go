@@ -1,10 +1,8 @@
 package bmp
 
 import (
-	gobgp "github.com/osrg/gobgp/v3/pkg/packet/bgp"
-	gbmp "github.com/osrg/gobgp/v3/pkg/packet/bmp"
-
 	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/wire"
 )
 
 // ADD-PATH: whether a monitored peer's UPDATEs carry path IDs comes from the
@@ -15,14 +13,14 @@ import (
 // GoBGP not in its initial dump), and a message may parse both ways: with IDs
 // it is taken when every ID is below 2^24 (real senders count IDs up from 1;
 // a prefix misread as an ID starts with its length, so it is larger).
-func (s *session) decodeRM(body []byte, ps *peerState, o decodeOptions) error {
-	err := s.upd.decode(body, o)
-	if !o.addPathV4 && !o.addPathV6 {
+func (s *session) decodeRM(body []byte, ps *peerState, o wire.Options) error {
+	err := s.upd.Decode(body, o)
+	if !o.AddPathV4 && !o.AddPathV6 {
 		if err != nil {
 			// No ADD-PATH announced, IDs anyway (a Loc-RIB without Peer Up).
 			// Decoded into alt: on failure, upd keeps the first reading.
-			o.addPathV4, o.addPathV6 = true, true
-			if s.alt.decode(body, o) == nil {
+			o.AddPathV4, o.AddPathV6 = true, true
+			if s.alt.Decode(body, o) == nil {
 				s.upd, s.alt = s.alt, s.upd
 				return nil
 			}
@@ -33,11 +31,11 @@ func (s *session) decodeRM(body []byte, ps *peerState, o decodeOptions) error {
 		return nil
 	}
 	without := o
-	without.addPathV4, without.addPathV6 = false, false
-	if s.alt.decode(body, without) == nil {
+	without.AddPathV4, without.AddPathV6 = false, false
+	if s.alt.Decode(body, without) == nil {
 		s.upd, s.alt = s.alt, s.upd
-		ps.idlessV4 = ps.idlessV4 || o.addPathV4
-		ps.idlessV6 = ps.idlessV6 || o.addPathV6
+		ps.idlessV4 = ps.idlessV4 || o.AddPathV4
+		ps.idlessV6 = ps.idlessV6 || o.AddPathV6
 		return nil
 	}
 	if err == nil {
@@ -46,8 +44,8 @@ func (s *session) decodeRM(body []byte, ps *peerState, o decodeOptions) error {
 	return err
 }
 
-func plausibleIDs(u *update) bool {
-	for _, list := range [][]bgp.NLRI{u.withdrawn, u.announced, u.mpWithdrawn, u.mpAnnounced} {
+func plausibleIDs(u *wire.Update) bool {
+	for _, list := range [][]bgp.NLRI{u.Withdrawn, u.Announced, u.MPWithdrawn, u.MPAnnounced} {
 		for _, n := range list {
 			if n.PathID >= 1<<24 {
 				return false
@@ -69,57 +67,4 @@ func replaceIdless(withdrawn, announced []bgp.NLRI, ps *peerState) []bgp.NLRI {
 		}
 	}
 	return withdrawn
-}
-
-// addPathRx reports whether the monitored router receives path IDs from the
-// peer: its OPEN (sent) offers receive, and the peer's (received) offers send.
-func addPathRx(up *gbmp.BMPPeerUpNotification, rf gobgp.RouteFamily) bool {
-	return addPathMode(up.SentOpenMsg, rf)&gobgp.BGP_ADD_PATH_RECEIVE != 0 &&
-		addPathMode(up.ReceivedOpenMsg, rf)&gobgp.BGP_ADD_PATH_SEND != 0
-}
-
-// openCaps is the OPEN in m (nil if m is not an OPEN) and its capabilities.
-func openCaps(m *gobgp.BGPMessage) (*gobgp.BGPOpen, []gobgp.ParameterCapabilityInterface) {
-	if m == nil {
-		return nil, nil
-	}
-	open, ok := m.Body.(*gobgp.BGPOpen)
-	if !ok {
-		return nil, nil
-	}
-	var caps []gobgp.ParameterCapabilityInterface
-	for _, o := range open.OptParams {
-		if cp, ok := o.(*gobgp.OptionParameterCapability); ok {
-			caps = append(caps, cp.Capability...)
-		}
-	}
-	return open, caps
-}
-
-// asOf is an OPEN's ASN: the 4-octet capability's, else My AS.
-func asOf(m *gobgp.BGPMessage) uint32 {
-	open, caps := openCaps(m)
-	if open == nil {
-		return 0
-	}
-	for _, c := range caps {
-		if as4, ok := c.(*gobgp.CapFourOctetASNumber); ok {
-			return as4.CapValue
-		}
-	}
-	return uint32(open.MyAS)
-}
-
-func addPathMode(m *gobgp.BGPMessage, rf gobgp.RouteFamily) gobgp.BGPAddPathMode {
-	_, caps := openCaps(m)
-	for _, c := range caps {
-		if ap, ok := c.(*gobgp.CapAddPath); ok {
-			for _, t := range ap.Tuples {
-				if t.RouteFamily == rf {
-					return t.Mode
-				}
-			}
-		}
-	}
-	return 0
 }

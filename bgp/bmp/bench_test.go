@@ -11,6 +11,7 @@ import (
 	"time"
 
 	gobgp "github.com/osrg/gobgp/v3/pkg/packet/bgp"
+	"github.com/routewarden/routewarden/bgp/wire"
 )
 
 // benchPrefixes is how many IPv4 /24s BenchmarkStationIngest sends per
@@ -40,7 +41,7 @@ func rawStream(b *testing.B, peer netip.Addr, n int) []byte {
 			0x40, 2, 6, 2, 1, 0, 0, 0xfd, 0xf2, // AS_PATH [65010]
 			0x40, 3, 4, 10, 0, byte(first >> 16), byte(first >> 8)} // NEXT_HOP
 		bgpLen := 19 + 2 + 2 + len(attrs) + 4*cnt
-		msgLen := headerLen + len(ph) + bgpLen
+		msgLen := wire.BMPHeaderLen + len(ph) + bgpLen
 		out = append(out, 3, 0, 0, 0, 0, 0)
 		binary.BigEndian.PutUint32(out[len(out)-5:], uint32(msgLen))
 		out = append(out, ph...)
@@ -112,16 +113,16 @@ func held(st *testStation) int {
 }
 
 // BenchmarkDecodeUpdate compares the fast UPDATE decoder with GoBGP's generic
-// one on a full UPDATE of 1,000 /24s (the reason for update.go).
+// one on a full UPDATE of 1,000 /24s (the reason for bgp/wire).
 func BenchmarkDecodeUpdate(b *testing.B) {
 	stream := rawStream(b, netip.MustParseAddr("127.0.1.11"), 1000)
 	init := int(binary.BigEndian.Uint32(stream[1:5]))
-	msg := stream[init+headerLen+peerHeaderLen:]
+	msg := stream[init+wire.BMPHeaderLen+wire.PeerHeaderLen:]
 	b.Run("fast", func(b *testing.B) {
-		var u update
+		var u wire.Update
 		for b.Loop() {
-			if err := u.decode(msg, decodeOptions{}); err != nil || len(u.announced) != 1000 {
-				b.Fatal(err, len(u.announced))
+			if err := u.Decode(msg, wire.Options{}); err != nil || len(u.Announced) != 1000 {
+				b.Fatal(err, len(u.Announced))
 			}
 		}
 		b.ReportMetric(float64(b.N)*1000/b.Elapsed().Seconds(), "prefixes/s")

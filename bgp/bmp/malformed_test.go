@@ -74,11 +74,11 @@ func TestMalformedInput(t *testing.T) {
 			m[6+42+17]++
 			return m
 		}, kept},
-		{"attribute longer than the UPDATE", "path attribute 1: 200 bytes announced", func(t *testing.T) []byte {
+		{"attribute longer than the attributes: treat as withdraw", "path attribute 1: 200 bytes announced", func(t *testing.T) []byte {
 			m := good(t)
-			m[6+42+19+2+2+2] = 200 // ORIGIN's length
+			m[6+42+19+2+2+2] = 200 // ORIGIN's length; the NLRI still parse (RFC 7606 §4)
 			return m
-		}, kept},
+		}, []string{line("10.244.2.0/24")}},
 		{"prefix length 33", "prefix length 33", func(t *testing.T) []byte {
 			m := good(t)
 			m[len(m)-4] = 33

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/routewarden/routewarden/bgp/wire"
+
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/routewarden/routewarden/bgp"
@@ -114,7 +116,7 @@ func statName(t uint16) string {
 // perAFIStatName names a per-AFI/SAFI statistic; only the AFIs routewarden
 // knows keep their numbers (SAFI is one byte, so the label set stays bounded).
 func perAFIStatName(t, afi uint16, safi uint8) string {
-	if afi != afiIPv4 && afi != afiIPv6 {
+	if afi != wire.AFIIPv4 && afi != wire.AFIIPv6 {
 		return statName(t) + "/other"
 	}
 	return statName(t) + "/" + strconv.Itoa(int(afi)) + "/" + strconv.Itoa(int(safi))

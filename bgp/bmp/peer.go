@@ -1,7 +1,6 @@
 package bmp
 
 import (
-	"encoding/binary"
 	"fmt"
 	"net/netip"
 
@@ -9,6 +8,7 @@ import (
 	gbmp "github.com/osrg/gobgp/v3/pkg/packet/bmp"
 
 	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/wire"
 	"github.com/routewarden/routewarden/validator"
 )
 
@@ -18,30 +18,7 @@ const (
 	viewLocRIB = "loc-rib"
 )
 
-// peerHeader is the BMP per-peer header.
-type peerHeader struct {
-	typ, flags uint8
-	dist       uint64
-	addr       netip.Addr
-	as         uint32
-	bgpID      netip.Addr
-}
-
-func parsePeerHeader(b []byte) (peerHeader, error) {
-	if len(b) < peerHeaderLen {
-		return peerHeader{}, fmt.Errorf("per-peer header: %w", errTruncated)
-	}
-	h := peerHeader{typ: b[0], flags: b[1], dist: binary.BigEndian.Uint64(b[2:10]),
-		as: binary.BigEndian.Uint32(b[26:30]), bgpID: netip.AddrFrom4([4]byte(b[30:34]))}
-	if h.flags&gbmp.BMP_PEER_FLAG_IPV6 != 0 {
-		h.addr = netip.AddrFrom16([16]byte(b[10:26]))
-	} else {
-		h.addr = netip.AddrFrom4([4]byte(b[22:26]))
-	}
-	return h, nil
-}
-
-func (h peerHeader) locRIB() bool { return h.typ == gbmp.BMP_PEER_TYPE_LOCAL_RIB }
+func locRIB(h wire.PeerHeader) bool { return h.Type == gbmp.BMP_PEER_TYPE_LOCAL_RIB }
 
 // peerState is what a session knows about one monitored peer.
 type peerState struct {
@@ -58,9 +35,9 @@ type peerState struct {
 	idlessV4, idlessV6 bool
 }
 
-func (s *session) monitored(h peerHeader) bgp.MonitoredPeer {
-	p := bgp.MonitoredPeer{Router: s.router, Type: h.typ, Distinguisher: h.dist, Address: h.addr}
-	if h.locRIB() {
+func (s *session) monitored(h wire.PeerHeader) bgp.MonitoredPeer {
+	p := bgp.MonitoredPeer{Router: s.router, Type: h.Type, Distinguisher: h.Dist, Address: h.Addr}
+	if locRIB(h) {
 		p.Address = netip.Addr{}
 	}
 	return p
@@ -83,11 +60,11 @@ func (s *session) state(p bgp.MonitoredPeer) *peerState {
 }
 
 func (s *session) routeMonitoring(msg []byte) error {
-	h, err := parsePeerHeader(msg[headerLen:])
+	h, err := wire.ParsePeerHeader(msg[wire.BMPHeaderLen:])
 	if err != nil {
 		return err
 	}
-	if h.flags&gbmp.BMP_PEER_FLAG_ADJ_RIB_TYP != 0 && !h.locRIB() {
+	if h.Flags&gbmp.BMP_PEER_FLAG_ADJ_RIB_TYP != 0 && !locRIB(h) {
 		s.st.metrics.ignored.WithLabelValues("adj-rib-out").Inc()
 		return nil
 	}
@@ -95,9 +72,9 @@ func (s *session) routeMonitoring(msg []byte) error {
 	ps := s.state(p)
 	view := viewPre
 	switch {
-	case h.locRIB():
+	case locRIB(h):
 		view = viewLocRIB
-	case h.flags&gbmp.BMP_PEER_FLAG_POST_POLICY != 0:
+	case h.Flags&gbmp.BMP_PEER_FLAG_POST_POLICY != 0:
 		view = viewPost
 	}
 	switch {
@@ -111,21 +88,21 @@ func (s *session) routeMonitoring(msg []byte) error {
 		ps.view = view
 		s.st.store.SetMonitoredView(p, s.sysName, view)
 	}
-	o := decodeOptions{addPathV4: ps.addPathV4, addPathV6: ps.addPathV6, twoByteAS: h.flags&gbmp.BMP_PEER_FLAG_TWO_AS != 0}
-	if err := s.decodeRM(msg[headerLen+peerHeaderLen:], ps, o); err != nil {
+	o := wire.Options{AddPathV4: ps.addPathV4, AddPathV6: ps.addPathV6, TwoByteAS: h.TwoByteAS()}
+	if err := s.decodeRM(msg[wire.BMPHeaderLen+wire.PeerHeaderLen:], ps, o); err != nil {
 		// Not fatal: pre-policy monitoring forwards UPDATEs as received, also
 		// those the router treated as withdraw (RFC 7606).
 		s.malformed(p, h, ps, err)
 		return nil
 	}
 	if ps.idlessV4 || ps.idlessV6 {
-		s.upd.withdrawn = replaceIdless(s.upd.withdrawn, s.upd.announced, ps)
-		s.upd.mpWithdrawn = replaceIdless(s.upd.mpWithdrawn, s.upd.mpAnnounced, ps)
+		s.upd.Withdrawn = replaceIdless(s.upd.Withdrawn, s.upd.Announced, ps)
+		s.upd.MPWithdrawn = replaceIdless(s.upd.MPWithdrawn, s.upd.MPAnnounced, ps)
 	}
-	if ps.localAS != 0 && ps.localAS != h.as && len(s.upd.asPath) > 0 && s.upd.asPath[0] == ps.localAS {
+	if ps.localAS != 0 && ps.localAS != h.AS && len(s.upd.ASPath) > 0 && s.upd.ASPath[0] == ps.localAS {
 		// FRR (8.4) encodes Adj-RIB-In paths as if it sent them to the peer,
 		// its own ASN prepended; no received eBGP path starts with it.
-		s.upd.asPath = s.upd.asPath[1:]
+		s.upd.ASPath = s.upd.ASPath[1:]
 	}
 	s.apply(p, h, &s.upd)
 	return nil
@@ -134,45 +111,45 @@ func (s *session) routeMonitoring(msg []byte) error {
 // malformed handles an UPDATE that did not decode: it is counted and logged,
 // and every prefix that did parse is withdrawn (treat-as-withdraw); the
 // session goes on.
-func (s *session) malformed(p bgp.MonitoredPeer, h peerHeader, ps *peerState, err error) {
+func (s *session) malformed(p bgp.MonitoredPeer, h wire.PeerHeader, ps *peerState, err error) {
 	s.st.metrics.decodeErrors.Inc()
 	s.st.metrics.ignored.WithLabelValues("malformed-update").Inc()
 	s.st.sampledLog.Warn().Err(err).Str("router", s.router.String()).Str("sysName", s.sysName).
-		Str("peer", h.addr.String()).Msg("BMP route monitoring: malformed UPDATE treated as withdraw")
+		Str("peer", h.Addr.String()).Msg("BMP route monitoring: malformed UPDATE treated as withdraw")
 	u := &s.upd
-	u.withdrawn = append(u.withdrawn, u.announced...)
-	u.mpWithdrawn = append(u.mpWithdrawn, u.mpAnnounced...)
-	u.announced, u.mpAnnounced, u.eor, u.otherFamilies = u.announced[:0], u.mpAnnounced[:0], u.eor[:0], 0
+	u.Withdrawn = append(u.Withdrawn, u.Announced...)
+	u.MPWithdrawn = append(u.MPWithdrawn, u.MPAnnounced...)
+	u.Announced, u.MPAnnounced, u.EoR, u.OtherFamilies = u.Announced[:0], u.MPAnnounced[:0], u.EoR[:0], 0
 	if ps.idlessV4 || ps.idlessV6 {
-		u.withdrawn = replaceIdless(u.withdrawn, nil, ps)
-		u.mpWithdrawn = replaceIdless(u.mpWithdrawn, nil, ps)
+		u.Withdrawn = replaceIdless(u.Withdrawn, nil, ps)
+		u.MPWithdrawn = replaceIdless(u.MPWithdrawn, nil, ps)
 	}
 	s.apply(p, h, u)
 }
 
 // apply stores a decoded UPDATE: each family with its own next hop.
-func (s *session) apply(p bgp.MonitoredPeer, h peerHeader, u *update) {
-	if u.otherFamilies > 0 {
-		s.st.metrics.ignored.WithLabelValues("other-family").Add(float64(u.otherFamilies))
+func (s *session) apply(p bgp.MonitoredPeer, h wire.PeerHeader, u *wire.Update) {
+	if u.OtherFamilies > 0 {
+		s.st.metrics.ignored.WithLabelValues("other-family").Add(float64(u.OtherFamilies))
 	}
-	attrs := validator.Route{Peer: h.addr, PeerASN: h.as, RouterID: h.bgpID, ASPath: u.asPath, Communities: u.communities}
-	if h.locRIB() {
+	attrs := validator.Route{Peer: h.Addr, PeerASN: h.AS, RouterID: h.BGPID, ASPath: u.ASPath, Communities: u.Communities}
+	if locRIB(h) {
 		attrs.Peer = s.router
 	}
-	if h.locRIB() && len(u.asPath) > 0 && (len(u.announced) > 0 || len(u.mpAnnounced) > 0) {
+	if locRIB(h) && len(u.ASPath) > 0 && (len(u.Announced) > 0 || len(u.MPAnnounced) > 0) {
 		// Learned by the sender: somebody else's announcement, seen second hand.
-		s.st.metrics.ignored.WithLabelValues("loc-rib-learned").Add(float64(len(u.announced) + len(u.mpAnnounced)))
-		u.announced, u.mpAnnounced = u.announced[:0], u.mpAnnounced[:0]
+		s.st.metrics.ignored.WithLabelValues("loc-rib-learned").Add(float64(len(u.Announced) + len(u.MPAnnounced)))
+		u.Announced, u.MPAnnounced = u.Announced[:0], u.MPAnnounced[:0]
 	}
-	if len(u.announced) > 0 || len(u.withdrawn) > 0 {
-		attrs.NextHop = nextHop(u.nextHop)
-		s.st.store.MonitoredUpdate(p, &attrs, u.announced, u.withdrawn)
+	if len(u.Announced) > 0 || len(u.Withdrawn) > 0 {
+		attrs.NextHop = nextHop(u.NextHop)
+		s.st.store.MonitoredUpdate(p, &attrs, u.Announced, u.Withdrawn)
 	}
-	if len(u.mpAnnounced) > 0 || len(u.mpWithdrawn) > 0 {
-		attrs.NextHop = nextHop(u.mpNextHop)
-		s.st.store.MonitoredUpdate(p, &attrs, u.mpAnnounced, u.mpWithdrawn)
+	if len(u.MPAnnounced) > 0 || len(u.MPWithdrawn) > 0 {
+		attrs.NextHop = nextHop(u.MPNextHop)
+		s.st.store.MonitoredUpdate(p, &attrs, u.MPAnnounced, u.MPWithdrawn)
 	}
-	for _, f := range u.eor {
+	for _, f := range u.EoR {
 		s.st.store.MonitoredEndOfRIB(p, f, f == "ipv6-unicast")
 	}
 }
@@ -187,13 +164,13 @@ func nextHop(a netip.Addr) netip.Addr {
 }
 
 // parseWithPeer decodes a message with a per-peer header (Peer Up, Stats
-// Report) with GoBGP, and the per-peer header with parsePeerHeader.
-func parseWithPeer(msg []byte) (*gbmp.BMPMessage, peerHeader, error) {
+// Report) with GoBGP, and the per-peer header with wire.ParsePeerHeader.
+func parseWithPeer(msg []byte) (*gbmp.BMPMessage, wire.PeerHeader, error) {
 	m, err := gbmp.ParseBMPMessage(msg)
 	if err != nil {
-		return nil, peerHeader{}, err
+		return nil, wire.PeerHeader{}, err
 	}
-	h, err := parsePeerHeader(msg[headerLen:])
+	h, err := wire.ParsePeerHeader(msg[wire.BMPHeaderLen:])
 	return m, h, err
 }
 
@@ -205,24 +182,24 @@ func (s *session) peerUp(msg []byte) error {
 	up := m.Body.(*gbmp.BMPPeerUpNotification)
 	p := s.monitored(h)
 	ps := s.state(p)
-	ps.addPathV4 = addPathRx(up, gobgp.RF_IPv4_UC)
-	ps.addPathV6 = addPathRx(up, gobgp.RF_IPv6_UC)
-	ps.localAS = asOf(up.SentOpenMsg)
-	info := bgp.PeerInfo{Address: p.Address, ASN: h.as, RouterID: h.bgpID.String(),
+	ps.addPathV4 = wire.AddPathRx(up, gobgp.RF_IPv4_UC)
+	ps.addPathV6 = wire.AddPathRx(up, gobgp.RF_IPv6_UC)
+	ps.localAS = wire.OpenAS(up.SentOpenMsg)
+	info := bgp.PeerInfo{Address: p.Address, ASN: h.AS, RouterID: h.BGPID.String(),
 		BMP: &bgp.BMPInfo{Router: s.router, SysName: s.sysName, View: ps.view}}
 	s.st.store.MonitoredUp(p, info)
-	s.st.log.Info().Str("router", s.router.String()).Str("sysName", s.sysName).Str("peer", h.addr.String()).
-		Uint32("asn", h.as).Bool("addPathV4", ps.addPathV4).Bool("addPathV6", ps.addPathV6).Msg("BMP peer up")
+	s.st.log.Info().Str("router", s.router.String()).Str("sysName", s.sysName).Str("peer", h.Addr.String()).
+		Uint32("asn", h.AS).Bool("addPathV4", ps.addPathV4).Bool("addPathV6", ps.addPathV6).Msg("BMP peer up")
 	return nil
 }
 
 func (s *session) peerDown(msg []byte) error {
-	h, err := parsePeerHeader(msg[headerLen:])
+	h, err := wire.ParsePeerHeader(msg[wire.BMPHeaderLen:])
 	if err != nil {
 		return err
 	}
-	if len(msg) < headerLen+peerHeaderLen+1 {
-		return fmt.Errorf("reason: %w", errTruncated)
+	if len(msg) < wire.BMPHeaderLen+wire.PeerHeaderLen+1 {
+		return fmt.Errorf("reason: %w", wire.ErrTruncated)
 	}
 	p := s.monitored(h)
 	s.st.mu.Lock()
@@ -230,8 +207,8 @@ func (s *session) peerDown(msg []byte) error {
 	s.st.mu.Unlock()
 	s.st.store.MonitoredDown(p)
 	s.st.metrics.forgetPeer(p)
-	s.st.log.Warn().Str("router", s.router.String()).Str("sysName", s.sysName).Str("peer", h.addr.String()).
-		Uint8("reason", msg[headerLen+peerHeaderLen]).Msg("BMP peer down; its routes are dropped")
+	s.st.log.Warn().Str("router", s.router.String()).Str("sysName", s.sysName).Str("peer", h.Addr.String()).
+		Uint8("reason", msg[wire.BMPHeaderLen+wire.PeerHeaderLen]).Msg("BMP peer down; its routes are dropped")
 	return nil
 }
 

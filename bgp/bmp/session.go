@@ -1,8 +1,6 @@
 package bmp
 
 import (
-	"bufio"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -11,14 +9,7 @@ import (
 	gbmp "github.com/osrg/gobgp/v3/pkg/packet/bmp"
 
 	"github.com/routewarden/routewarden/bgp"
-)
-
-const (
-	headerLen     = gbmp.BMP_HEADER_SIZE
-	peerHeaderLen = gbmp.BMP_PEER_HEADER_SIZE
-	// maxMessage bounds one BMP message: a Peer Up carries two OPENs, Route
-	// Monitoring one UPDATE (at most 64 KiB with extended messages).
-	maxMessage = 1 << 20
+	"github.com/routewarden/routewarden/bgp/wire"
 )
 
 // errTerminated ends a session the router closed with a Termination.
@@ -31,8 +22,8 @@ type session struct {
 	sysName string
 	sysDesc string
 	peers   map[bgp.MonitoredPeer]*peerState
-	upd     update
-	alt     update // the other decoding of an ambiguous UPDATE
+	upd     wire.Update
+	alt     wire.Update // the other decoding of an ambiguous UPDATE
 }
 
 func newSession(st *Station, router netip.Addr) *session {
@@ -45,30 +36,14 @@ func newSession(st *Station, router netip.Addr) *session {
 
 // run reads messages until the connection ends or one is refused.
 func (s *session) run(r io.Reader) error {
-	br := bufio.NewReaderSize(r, 256<<10)
-	var hdr [headerLen]byte
-	buf := make([]byte, 0, 64<<10)
+	rd := wire.NewBMPReader(r)
 	for {
-		if _, err := io.ReadFull(br, hdr[:]); err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			return fmt.Errorf("reading a BMP header: %w", err)
+		msg, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
 		}
-		if hdr[0] != gbmp.BMP_VERSION {
-			return fmt.Errorf("BMP version %d, want %d", hdr[0], gbmp.BMP_VERSION)
-		}
-		n := int(binary.BigEndian.Uint32(hdr[1:5]))
-		if n < headerLen || n > maxMessage {
-			return fmt.Errorf("BMP message length %d out of range [%d, %d]", n, headerLen, maxMessage)
-		}
-		if cap(buf) < n {
-			buf = make([]byte, n)
-		}
-		msg := buf[:n]
-		copy(msg, hdr[:])
-		if _, err := io.ReadFull(br, msg[headerLen:]); err != nil {
-			return fmt.Errorf("reading a BMP message of %d bytes: %w", n, err)
+		if err != nil {
+			return err
 		}
 		if err := s.handle(msg); err != nil {
 			return err
