@@ -12,8 +12,6 @@ import (
 	"github.com/osrg/gobgp/v3/pkg/server"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
-
-	"github.com/routewarden/routewarden/validator"
 )
 
 // Collector is the passive BGP peer.
@@ -28,6 +26,7 @@ type Collector struct {
 	static map[netip.Addr]bool
 	// sync holds back each peer's initial table until its End-of-RIB.
 	sync *initialSync
+	feed *routeFeed
 	// allowExport leaves out the never-advertise policy; only the test that
 	// proves the policy matters sets it.
 	allowExport bool
@@ -46,7 +45,9 @@ func NewCollector(cfg Config, log zerolog.Logger, reg prometheus.Registerer) (*C
 	for _, n := range cfg.Neighbors {
 		c.static[n.Address] = true
 	}
-	c.sync = newInitialSync(func(peer netip.Addr, b *pathBatch) { c.store.Update(peer, b.announced, b.withdrawn) })
+	c.sync = newInitialSync(func(peer netip.Addr, b *pathBatch) {
+		c.store.UpdatePaths(peer, &b.attrs, b.announced, b.withdrawn)
+	})
 	m, err := newMetrics(reg, c.store)
 	if err != nil {
 		return nil, err
@@ -70,7 +71,8 @@ func (c *Collector) Run(ctx context.Context) error {
 	go srv.Serve()
 	c.srv = srv
 	defer srv.Stop()
-	if err := c.start(ctx); err != nil {
+	feedErr, err := c.start(ctx)
+	if err != nil {
 		return err
 	}
 	c.log.Info().Uint32("asn", c.cfg.ASN).Int32("port", c.cfg.ListenPort).Strs("listen", c.cfg.ListenAddresses).
@@ -83,17 +85,23 @@ func (c *Collector) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			stopCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
+			c.feed.disconnect(stopCtx, srv)
 			if err := srv.StopBgp(stopCtx, &api.StopBgpRequest{}); err != nil {
 				c.log.Warn().Err(err).Msg("stopping BGP")
 			}
 			return nil
 		case now := <-tick.C:
 			c.store.ExpireStale(now)
+		case err := <-feedErr:
+			c.feed.disconnect(context.Background(), srv)
+			return err
 		}
 	}
 }
 
-func (c *Collector) start(ctx context.Context) error {
+// start starts GoBGP and the route feed, then adds the neighbors; the channel
+// reports the feed's end.
+func (c *Collector) start(ctx context.Context) (<-chan error, error) {
 	addrs := c.cfg.ListenAddresses
 	if len(addrs) == 0 {
 		addrs = []string{"0.0.0.0", "::"}
@@ -102,27 +110,37 @@ func (c *Collector) start(ctx context.Context) error {
 		Asn: c.cfg.ASN, RouterId: c.cfg.RouterID.String(), ListenPort: c.cfg.ListenPort, ListenAddresses: addrs,
 	}})
 	if err != nil {
-		return fmt.Errorf("starting BGP on port %d: %w", c.cfg.ListenPort, err)
+		return nil, fmt.Errorf("starting BGP on port %d: %w", c.cfg.ListenPort, err)
 	}
 	if !c.allowExport {
 		if err := neverAdvertise(ctx, c.srv); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	if err := c.watch(ctx); err != nil {
-		return err
+	feed, err := newRouteFeed(c)
+	if err != nil {
+		return nil, err
+	}
+	c.feed = feed
+	feedErr := make(chan error, 1)
+	go func() { feedErr <- feed.run(ctx) }()
+	if err := c.watch(ctx, feed); err != nil {
+		return nil, err
+	}
+	if err := feed.connect(ctx, c.srv); err != nil {
+		return nil, err
 	}
 	for _, n := range c.cfg.Neighbors {
 		if err := c.srv.AddPeer(ctx, &api.AddPeerRequest{Peer: c.peer(n)}); err != nil {
-			return fmt.Errorf("adding neighbor %s: %w", n.Address, err)
+			return nil, fmt.Errorf("adding neighbor %s: %w", n.Address, err)
 		}
 	}
 	for _, d := range c.cfg.Dynamic {
 		if err := c.addRange(ctx, d); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return feedErr, nil
 }
 
 // neverAdvertise sets a global export policy that rejects everything. Without
@@ -130,7 +148,7 @@ func (c *Collector) start(ctx context.Context) error {
 // SetPolicyAssignment (put into StartBgp's Global it is silently ignored).
 //
 // It also sets a global import policy that rejects everything: the collector
-// reads paths from the Adj-RIB-In watch (before import policy), so GoBGP's
+// reads paths from the route feed (before import policy), so GoBGP's
 // global RIB and its best-path selection would be pure cost — a second copy of
 // every path and a decision per prefix. Rejected on import, a path stays in
 // the Adj-RIB-In only (the ingest benchmark, BENCHMARKS.md, measures the gain).
@@ -144,17 +162,6 @@ func neverAdvertise(ctx context.Context, srv *server.BgpServer) error {
 		}
 	}
 	return nil
-}
-
-// routeOf is toRoute with the error logged, for the watch callback.
-func (c *Collector) routeOf(p *api.Path) (validator.Route, bool) {
-	r, err := toRoute(p)
-	if err != nil {
-		c.metrics.decodeErrors.Inc()
-		c.log.Warn().Err(err).Str("peer", p.NeighborIp).Msg("ignoring a path routewarden cannot decode")
-		return r, false
-	}
-	return r, true
 }
 
 // WarmedUp reports whether every static neighbor has sent End-of-RIB (with no

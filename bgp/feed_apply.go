@@ -1,0 +1,205 @@
+package bgp
+
+import (
+	"context"
+	"fmt"
+	"net/netip"
+	"slices"
+	"time"
+
+	gobgp "github.com/osrg/gobgp/v3/pkg/packet/bgp"
+	gbmp "github.com/osrg/gobgp/v3/pkg/packet/bmp"
+
+	"github.com/routewarden/routewarden/bgp/wire"
+	"github.com/routewarden/routewarden/validator"
+)
+
+// handle applies one message of the feed.
+func (f *routeFeed) handle(ctx context.Context, msg []byte) (err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	defer func() {
+		if r := recover(); r != nil {
+			f.c.metrics.decodeErrors.Inc()
+			f.sampledLog.Error().Interface("panic", r).Msg("route feed: a message routewarden cannot decode was ignored")
+		}
+	}()
+	switch msg[5] {
+	case gbmp.BMP_MSG_ROUTE_MONITORING:
+		f.routeMonitoring(msg)
+	case gbmp.BMP_MSG_PEER_UP_NOTIFICATION:
+		return f.peerUp(ctx, msg)
+	case gbmp.BMP_MSG_PEER_DOWN_NOTIFICATION:
+		return f.peerDown(msg)
+	case gbmp.BMP_MSG_TERMINATION:
+		return errFeedTerminated
+	}
+	return nil
+}
+
+func (f *routeFeed) peerUp(ctx context.Context, msg []byte) error {
+	m, err := gbmp.ParseBMPMessage(msg)
+	if err != nil {
+		return fmt.Errorf("route feed: decoding a Peer Up: %w", err)
+	}
+	h, err := wire.ParsePeerHeader(msg[wire.BMPHeaderLen:])
+	if err != nil {
+		return fmt.Errorf("route feed: decoding a Peer Up: %w", err)
+	}
+	up := m.Body.(*gbmp.BMPPeerUpNotification)
+	p := f.peers[h.Addr]
+	if p == nil {
+		p = &feedPeer{}
+		f.peers[h.Addr] = p
+	}
+	p.up, p.session = true, p.session+1
+	p.opts = wire.Options{AddPathV4: wire.AddPathRx(up, gobgp.RF_IPv4_UC), AddPathV6: wire.AddPathRx(up, gobgp.RF_IPv6_UC),
+		TwoByteAS: h.TwoByteAS()}
+	p.localAS = wire.OpenAS(up.SentOpenMsg)
+	p.gobgp = newGoBGPSession(up, h.Addr, h.AS, p.localAS)
+	c := f.c
+	c.log.Info().Str("peer", h.Addr.String()).Uint32("asn", h.AS).Str("routerId", h.BGPID.String()).
+		Msg("BGP session established")
+	c.store.PeerUp(PeerInfo{Address: h.Addr, ASN: h.AS, RouterID: h.BGPID.String(), Dynamic: !c.isStatic(h.Addr)})
+	c.sync.peerUp(h.Addr)
+	go c.readRestartTime(ctx, h.Addr, f.rt)
+	return nil
+}
+
+func (f *routeFeed) peerDown(msg []byte) error {
+	h, err := wire.ParsePeerHeader(msg[wire.BMPHeaderLen:])
+	if err != nil {
+		return fmt.Errorf("route feed: decoding a Peer Down: %w", err)
+	}
+	p := f.peers[h.Addr]
+	if p == nil || !p.up {
+		return nil
+	}
+	// Every UPDATE of the session came before its end: its End-of-RIBs hold.
+	f.applyDueLocked(time.Now(), h.Addr)
+	p.up = false
+	c := f.c
+	c.sync.flush(h.Addr) // what arrived before the session ended, then the end
+	keep := time.Duration(0)
+	if gracefulDown(msg) {
+		keep = c.keepStale(h.Addr, f.rt)
+	}
+	c.log.Warn().Str("peer", h.Addr.String()).Uint32("asn", h.AS).Dur("keepStale", keep).Msg("BGP session down")
+	c.store.PeerDown(h.Addr, "idle", keep)
+	return nil
+}
+
+// gracefulDown reports whether GoBGP kept the session's paths for a graceful
+// restart (RFC 4724, RFC 8538): it does when the session died of a read or
+// write failure or a hold-timer expiry, not after a NOTIFICATION (a Cease from
+// a node shut down cleanly, a reset for a malformed UPDATE). Its Peer Down then
+// says "remote NOTIFICATION" and carries none.
+func gracefulDown(msg []byte) bool {
+	body := msg[wire.BMPHeaderLen+wire.PeerHeaderLen:]
+	return len(body) == 1 && body[0] == gbmp.BMP_PEER_DOWN_REASON_REMOTE_BGP_NOTIFICATION
+}
+
+// routeMonitoring applies one UPDATE as the peer sent it.
+func (f *routeFeed) routeMonitoring(msg []byte) {
+	h, err := wire.ParsePeerHeader(msg[wire.BMPHeaderLen:])
+	if err != nil {
+		return
+	}
+	p := f.peers[h.Addr]
+	if p == nil || !p.up {
+		f.c.metrics.decodeErrors.Inc()
+		f.sampledLog.Warn().Str("peer", h.Addr.String()).Msg("route feed: an UPDATE outside a session was ignored")
+		return
+	}
+	p.lastPath = time.Now()
+	u := &f.upd
+	body := msg[wire.BMPHeaderLen+wire.PeerHeaderLen:]
+	if err := u.Decode(body, p.opts); err != nil || u.Irregular != "" {
+		// Malformed, or not in the regular form: GoBGP may have read it
+		// otherwise (RFC 7606), so it is read GoBGP's way.
+		if err := p.gobgp.decodeLikeGoBGP(body, p.opts.TwoByteAS, u); err != nil {
+			f.c.metrics.decodeErrors.Inc()
+			f.sampledLog.Warn().Err(err).Str("peer", h.Addr.String()).Msg("an UPDATE GoBGP took is malformed: treated as withdraw")
+			withdrawAll(u)
+		}
+	}
+	if p.localAS != 0 && slices.Contains(u.ASPath, p.localAS) {
+		// An AS loop: GoBGP rejects such paths (RFC 4271 9.1.2).
+		withdrawAll(u)
+	}
+	b := &f.batch
+	b.attrs = validator.Route{Peer: h.Addr, PeerASN: h.AS, RouterID: h.BGPID, ASPath: u.ASPath, Communities: u.Communities}
+	if len(u.Announced) > 0 || len(u.Withdrawn) > 0 {
+		b.attrs.NextHop, b.announced, b.withdrawn = u.NextHop, u.Announced, u.Withdrawn
+		f.c.sync.update(h.Addr, b)
+	}
+	if len(u.MPAnnounced) > 0 || len(u.MPWithdrawn) > 0 {
+		b.attrs.NextHop, b.announced, b.withdrawn = u.MPNextHop, u.MPAnnounced, u.MPWithdrawn
+		f.c.sync.update(h.Addr, b)
+	}
+	*b = pathBatch{}
+}
+
+// withdrawAll turns an UPDATE's announcements into withdrawals.
+func withdrawAll(u *wire.Update) {
+	u.Withdrawn = append(u.Withdrawn, u.Announced...)
+	u.MPWithdrawn = append(u.MPWithdrawn, u.MPAnnounced...)
+	u.Announced, u.MPAnnounced = u.Announced[:0], u.MPAnnounced[:0]
+}
+
+// endOfRIB takes an End-of-RIB from the watch; it is applied once the feed
+// has caught up with it.
+func (f *routeFeed) endOfRIB(peer netip.Addr, family string, isV6 bool, session uint64) {
+	f.mu.Lock()
+	f.pending = append(f.pending, pendingEoR{peer: peer, family: family, isV6: isV6, session: session, posted: time.Now()})
+	f.mu.Unlock()
+	select {
+	case f.kick <- struct{}{}:
+	default:
+	}
+}
+
+// applyEoRs applies pending End-of-RIBs as they come due, until done closes.
+func (f *routeFeed) applyEoRs(done <-chan struct{}) {
+	t := time.NewTicker(feedQuiet / 4)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-f.kick:
+		}
+		for waiting := true; waiting; {
+			select {
+			case <-done:
+				return
+			case now := <-t.C:
+				f.mu.Lock()
+				f.applyDueLocked(now, netip.Addr{})
+				waiting = len(f.pending) > 0
+				f.mu.Unlock()
+			}
+		}
+	}
+}
+
+// applyDueLocked applies the End-of-RIBs that are due, and all of only's
+// current session when only is set; those of ended sessions are dropped.
+func (f *routeFeed) applyDueLocked(now time.Time, only netip.Addr) {
+	kept := f.pending[:0]
+	for _, e := range f.pending {
+		p := f.peers[e.peer]
+		switch {
+		case p == nil || p.session < e.session: // its Peer Up is still on the way
+			if now.Sub(e.posted) < 10*feedEoRMaxWait {
+				kept = append(kept, e)
+			}
+		case p.session > e.session || !p.up: // an ended session's
+		case e.peer == only || now.Sub(p.lastPath) >= feedQuiet || now.Sub(e.posted) >= feedEoRMaxWait:
+			f.c.sync.endOfRIB(e.peer, func() { f.c.store.EndOfRIB(e.peer, e.family, e.isV6) })
+		default:
+			kept = append(kept, e)
+		}
+	}
+	f.pending = kept
+}

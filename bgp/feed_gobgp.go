@@ -1,0 +1,129 @@
+package bgp
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"slices"
+	"strconv"
+
+	gobgp "github.com/osrg/gobgp/v3/pkg/packet/bgp"
+	gbmp "github.com/osrg/gobgp/v3/pkg/packet/bmp"
+
+	"github.com/routewarden/routewarden/bgp/wire"
+)
+
+// gobgpSession is what GoBGP's FSM used to decode a session's UPDATEs.
+type gobgpSession struct {
+	opts     *gobgp.MarshallingOption
+	families map[gobgp.RouteFamily]gobgp.BGPAddPathMode
+	ebgp     bool
+	loopback bool // both ends on IPv4 loopback: GoBGP then allows a loopback next hop
+}
+
+func newGoBGPSession(up *gbmp.BMPPeerUpNotification, peer netip.Addr, peerAS, localAS uint32) *gobgpSession {
+	s := &gobgpSession{opts: &gobgp.MarshallingOption{AddPath: map[gobgp.RouteFamily]gobgp.BGPAddPathMode{}},
+		families: map[gobgp.RouteFamily]gobgp.BGPAddPathMode{}, ebgp: peerAS != localAS}
+	theirs := wire.Families(up.ReceivedOpenMsg)
+	for _, rf := range wire.Families(up.SentOpenMsg) {
+		if !slices.Contains(theirs, rf) {
+			continue
+		}
+		mode := gobgp.BGP_ADD_PATH_NONE
+		if wire.AddPathRx(up, rf) {
+			mode = gobgp.BGP_ADD_PATH_RECEIVE
+			s.opts.AddPath[rf] = mode
+		}
+		s.families[rf] = mode
+	}
+	local := up.LocalAddress.To4()
+	s.loopback = local != nil && local.IsLoopback() && peer.Is4() && peer.IsLoopback()
+	return s
+}
+
+// decodeLikeGoBGP decodes an UPDATE Decode found irregular (or could not
+// decode) as GoBGP's FSM did before forwarding it: GoBGP's parser and
+// ValidateUpdateMsg, RFC 7606 treat-as-withdraw, and the AS4_PATH merge of a
+// 2-octet-AS session (RFC 6793 §4.2.3). An error is what GoBGP would have
+// reset the session or disabled a family for; it never forwards those.
+func (s *gobgpSession) decodeLikeGoBGP(payload []byte, twoByteAS bool, u *wire.Update) error {
+	m, err := gobgp.ParseBGPMessage(payload, s.opts)
+	if err != nil {
+		if m == nil || !treatAsWithdraw(err) {
+			return err
+		}
+		m.Body = gobgp.TreatAsWithdraw(m.Body.(*gobgp.BGPUpdate))
+	}
+	body, ok := m.Body.(*gobgp.BGPUpdate)
+	if !ok {
+		return fmt.Errorf("BGP message type %d, want UPDATE", m.Header.Type)
+	}
+	if ok, err := gobgp.ValidateUpdateMsg(body, s.families, s.ebgp, false, s.loopback); !ok {
+		if !treatAsWithdraw(err) {
+			return err
+		}
+		body = gobgp.TreatAsWithdraw(body)
+	}
+	*u = wire.Update{}
+	u.Withdrawn = appendNative(u.Withdrawn, body.WithdrawnRoutes)
+	u.Announced = appendNative(u.Announced, body.NLRI)
+	var as4 []uint32
+	for _, a := range body.PathAttributes {
+		switch a := a.(type) {
+		case *gobgp.PathAttributeNextHop:
+			u.NextHop, _ = netip.AddrFromSlice(a.Value.To4())
+		case *gobgp.PathAttributeAsPath:
+			for _, seg := range a.Value {
+				u.ASPath = append(u.ASPath, seg.GetAS()...)
+			}
+		case *gobgp.PathAttributeAs4Path:
+			for _, seg := range a.Value {
+				as4 = append(as4, seg.GetAS()...)
+			}
+		case *gobgp.PathAttributeCommunities:
+			for _, c := range a.Value {
+				u.Communities = append(u.Communities, strconv.Itoa(int(c>>16))+":"+strconv.Itoa(int(c&0xffff)))
+			}
+		case *gobgp.PathAttributeMpReachNLRI:
+			if unicast(a.AFI, a.SAFI) {
+				u.MPNextHop = addrOfIP(a.Nexthop)
+				u.MPAnnounced = appendNative(u.MPAnnounced, a.Value)
+			}
+		case *gobgp.PathAttributeMpUnreachNLRI:
+			if unicast(a.AFI, a.SAFI) {
+				u.MPWithdrawn = appendNative(u.MPWithdrawn, a.Value)
+			}
+		}
+	}
+	if twoByteAS && len(as4) > 0 && len(as4) <= len(u.ASPath) {
+		u.ASPath = append(u.ASPath[:len(u.ASPath)-len(as4)], as4...)
+	}
+	return nil
+}
+
+func treatAsWithdraw(err error) bool {
+	var me *gobgp.MessageError
+	return errors.As(err, &me) && me.ErrorHandling == gobgp.ERROR_HANDLING_TREAT_AS_WITHDRAW
+}
+
+func unicast(afi uint16, safi uint8) bool {
+	return (afi == gobgp.AFI_IP || afi == gobgp.AFI_IP6) && safi == gobgp.SAFI_UNICAST
+}
+
+func appendNative[P gobgp.AddrPrefixInterface](out []wire.NLRI, prefixes []P) []wire.NLRI {
+	for _, p := range prefixes {
+		if pf, err := netip.ParsePrefix(p.String()); err == nil {
+			out = append(out, wire.NLRI{Prefix: pf.Masked(), PathID: p.PathIdentifier()})
+		}
+	}
+	return out
+}
+
+func addrOfIP(ip net.IP) netip.Addr {
+	if v4 := ip.To4(); v4 != nil {
+		ip = v4
+	}
+	a, _ := netip.AddrFromSlice(ip)
+	return a
+}
