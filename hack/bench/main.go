@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -56,6 +57,7 @@ func run(args []string) error {
 	profile := fs.Bool("profile", false, "write CPU and heap profiles of the routewarden collector")
 	gobench := fs.Bool("gobench", true, "run the Go benchmarks (engine, BMP station, detection latency)")
 	only := fs.String("only", "", "run only the workload of this name (e.g. ipv4-1M)")
+	onlyCollectors := fs.String("collectors", "", "run only these collectors (comma-separated: routewarden,gobgpd,bird,routewarden-noval)")
 	from := fs.String("from", "", "do not measure: re-render the report from this results file")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -102,6 +104,10 @@ func run(args []string) error {
 		n = *trials
 	}
 	collectors := []string{"routewarden", "gobgpd", "bird", "routewarden-noval"}
+	if *onlyCollectors != "" {
+		want := strings.Split(*onlyCollectors, ",")
+		collectors = slices.DeleteFunc(collectors, func(c string) bool { return !slices.Contains(want, c) })
+	}
 	if *gobgpd == "" {
 		collectors = slices.DeleteFunc(collectors, func(c string) bool { return c == "gobgpd" })
 		res.Notes = append(res.Notes, "gobgpd was not given (-gobgpd): no bare GoBGP collector")
