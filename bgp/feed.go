@@ -149,6 +149,9 @@ func (f *routeFeed) run(ctx context.Context) error {
 			return fmt.Errorf("GoBGP's route feed ended: %w", err)
 		}
 		if err := f.handle(ctx, msg); err != nil {
+			if ctx.Err() != nil { // GoBGP's client says goodbye at shutdown
+				return nil
+			}
 			return err
 		}
 	}
