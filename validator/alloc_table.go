@@ -140,6 +140,8 @@ func newAllocTable(allocs []Allocation) *allocTable {
 	slices.SortFunc(t.sorted, func(a, b Allocation) int {
 		return cmp.Or(comparePrefix(a.Prefix, b.Prefix), cmp.Compare(a.Node, b.Node))
 	})
+	n := len(allocs) // most allocations are distinct prefixes: no regrowing
+	t.keys, t.first, t.parent = make([]akey, 0, n), make([]int32, 0, n+1), make([]int32, 0, n)
 	var stack []int32
 	for i, a := range t.sorted {
 		k, ok := akeyOf(a.Prefix)
@@ -175,6 +177,7 @@ func (t *allocTable) group(k int32) []Allocation { return t.sorted[t.first[k]:t.
 func allocationsOf(v *NodeView, mode IPAMMode) []Allocation {
 	var out []Allocation
 	add := func(src string, ps []netip.Prefix) {
+		out = slices.Grow(out, len(ps)) // a node has one list, or one per pool
 		for _, p := range ps {
 			out = append(out, Allocation{Prefix: p, Node: v.Name, Source: src})
 		}

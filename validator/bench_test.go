@@ -160,3 +160,56 @@ func BenchmarkEngineSync(b *testing.B) {
 		})
 	}
 }
+
+// podCIDRCluster builds n Cilium nodes with per /28s each (cluster-pool) and
+// the routes a healthy cluster announces: every CIDR by its node. Unlike
+// syntheticCluster's mix, where most routes are VIPs outside every allocation,
+// every route here is searched in the allocation table (the ingest
+// benchmark's workload, hack/bench).
+func podCIDRCluster(n, per int) (*Cluster, []Route) {
+	c := &Cluster{IPAM: IPAM{Mode: IPAMClusterPool, PodRanges: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}}
+	peer := netip.MustParseAddr("127.0.0.2")
+	rs := make([]Route, 0, n*per)
+	for i := range n {
+		name := fmt.Sprintf("node%06d", i)
+		ip := netip.AddrFrom4([4]byte{100, 64 + byte(i>>16), byte(i >> 8), byte(i)})
+		c.Nodes = append(c.Nodes, Node{Name: name, Addresses: []netip.Addr{ip}, Ready: true})
+		cidrs := make([]netip.Prefix, per)
+		for j := range cidrs {
+			k := i*per + j
+			cidrs[j] = netip.PrefixFrom(netip.AddrFrom4([4]byte{10, byte(k >> 12), byte(k >> 4), byte(k&15) << 4}), 28)
+			rs = append(rs, Route{Prefix: cidrs[j], NextHop: ip, Peer: peer, PeerASN: 65000, RouterID: peer})
+		}
+		c.CiliumNodes = append(c.CiliumNodes, CiliumNode{Name: name, Addresses: []netip.Addr{ip}, PodCIDRs: cidrs})
+	}
+	return c, rs
+}
+
+// BenchmarkValidatePodCIDRs is a full validation, and the build of the run
+// loop's engine (which also indexes every route's identity), over 100k nodes
+// with ten pod CIDRs each, all announced.
+func BenchmarkValidatePodCIDRs(b *testing.B) {
+	c, rs := podCIDRCluster(100_000, 10)
+	for _, engine := range []bool{false, true} {
+		name := "validate/nodes=100000/routes=1000000"
+		if engine {
+			name = "engine/nodes=100000/routes=1000000"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			cpu := cpuNanos()
+			for b.Loop() {
+				var res Result
+				if engine {
+					res = NewEngine(c, rs, Options{}).Result()
+				} else {
+					res = Validate(c, rs, Options{})
+				}
+				if len(res.Findings) != 0 {
+					b.Fatalf("%d findings on a healthy cluster", len(res.Findings))
+				}
+			}
+			b.ReportMetric(float64(cpuNanos()-cpu)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}

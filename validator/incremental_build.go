@@ -2,6 +2,7 @@ package validator
 
 import (
 	"slices"
+	"sync"
 )
 
 // rebuildMin is the smallest Sync delta that rebuilds the engine instead of
@@ -29,19 +30,23 @@ func NewEngineOwned(c *Cluster, routes []Route, opts Options) *Engine {
 // (by identity) are folded in place, the later route winning, as NewEngine
 // promises. Its cost is one full validation.
 func (e *Engine) build(c *Cluster, routes []Route, opts Options) {
-	ids := newRouteIDs(len(routes))
-	own := routes[:0]
-	for i := range routes {
-		r := routes[i]
-		if j, ok := ids.get(&r); ok {
-			own[j] = r
-			continue
-		}
-		ids.set(&r, int32(len(own)))
-		own = append(own, r)
+	var s *Snapshot
+	ids, dup := routeIDs{}, false
+	if parallel(len(routes)) {
+		// A table from the BGP store has no duplicates: index the identities
+		// beside the snapshot, and fold only when some turn up.
+		var wg sync.WaitGroup
+		wg.Go(func() { ids, dup = indexRoutes(routes) })
+		s = NewSnapshot(c, routes, opts)
+		wg.Wait()
+	} else if ids, dup = indexRoutes(routes); !dup {
+		s = NewSnapshot(c, routes, opts)
 	}
-	clear(routes[len(own):]) // drop references held by the folded slots
-	*e = Engine{s: NewSnapshot(c, own, opts), ids: ids, sink: e.sink[:0]}
+	if dup {
+		routes, ids = foldDuplicates(routes)
+		s = NewSnapshot(c, routes, opts)
+	}
+	*e = Engine{s: s, ids: ids, sink: e.sink[:0]}
 	e.s.enableUpdates()
 	for _, r := range Rules() {
 		if opts.Rules[r.ID()].Disabled {
@@ -63,6 +68,36 @@ func (e *Engine) build(c *Cluster, routes []Route, opts Options) {
 		e.rules = append(e.rules, er)
 	}
 	e.checkAll()
+}
+
+// indexRoutes maps the routes' identities to their indexes; dup reports an
+// identity held twice (the map is then incomplete).
+func indexRoutes(routes []Route) (ids routeIDs, dup bool) {
+	ids = newRouteIDs(len(routes))
+	for i := range routes {
+		if _, ok := ids.get(&routes[i]); ok {
+			return ids, true
+		}
+		ids.set(&routes[i], int32(i))
+	}
+	return ids, false
+}
+
+// foldDuplicates keeps the last route of each identity, in place.
+func foldDuplicates(routes []Route) ([]Route, routeIDs) {
+	ids := newRouteIDs(len(routes))
+	own := routes[:0]
+	for i := range routes {
+		r := routes[i]
+		if j, ok := ids.get(&r); ok {
+			own[j] = r
+			continue
+		}
+		ids.set(&r, int32(len(own)))
+		own = append(own, r)
+	}
+	clear(routes[len(own):]) // drop references held by the folded slots
+	return own, ids
 }
 
 // rebuild replaces the held routes with routes (copied unless owned) in one

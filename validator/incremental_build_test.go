@@ -70,18 +70,28 @@ func TestEngineSyncRebuild(t *testing.T) {
 }
 
 // TestNewEngineOwnedFoldsDuplicates checks that an engine built over a
-// handed-over slice holds what NewEngine holds for the same routes.
+// handed-over slice holds what NewEngine holds for the same routes, small and
+// large (a large table's identities are indexed beside its snapshot), and
+// that a repeated identity keeps the later route.
 func TestNewEngineOwnedFoldsDuplicates(t *testing.T) {
-	c, rs := syntheticCluster(50, 300)
-	in := append(slices.Clone(rs), rs[5], rs[9])
-	in[len(in)-1].NextHop = netip.MustParseAddr("198.18.3.3")
-	want := NewEngine(c, in, Options{})
-	got := NewEngineOwned(c, slices.Clone(in), Options{})
-	if !slices.EqualFunc(got.Routes(), want.Routes(), func(a, b Route) bool { return sameRoute(&a, &b) }) {
-		t.Fatalf("owned engine holds %d routes, NewEngine %d, or in another order", len(got.Routes()),
-			len(want.Routes()))
+	for _, size := range []struct{ nodes, routes int }{{50, 300}, {2000, 30_000}} {
+		t.Run(fmt.Sprintf("%d routes", size.routes), func(t *testing.T) {
+			c, rs := syntheticCluster(size.nodes, size.routes)
+			in := append(slices.Clone(rs), rs[5], rs[9])
+			in[len(in)-1].NextHop = netip.MustParseAddr("198.18.3.3")
+			want := NewEngine(c, in, Options{})
+			got := NewEngineOwned(c, slices.Clone(in), Options{})
+			if !slices.EqualFunc(got.Routes(), want.Routes(), func(a, b Route) bool { return sameRoute(&a, &b) }) {
+				t.Fatalf("owned engine holds %d routes, NewEngine %d, or in another order", len(got.Routes()),
+					len(want.Routes()))
+			}
+			if n, r := len(got.Routes()), got.Routes()[9]; n != len(rs) || r.NextHop.String() != "198.18.3.3" {
+				t.Fatalf("holds %d routes (want %d), route 9 via %s (want the later 198.18.3.3)", n, len(rs), r.NextHop)
+			}
+			sameResult(t, "owned", got.Result(), want.Result())
+			sameResult(t, "validate", got.Result(), Validate(c, got.Routes(), Options{}))
+		})
 	}
-	sameResult(t, "owned", got.Result(), want.Result())
 }
 
 func TestBigDelta(t *testing.T) {
