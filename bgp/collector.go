@@ -121,7 +121,9 @@ func (c *Collector) start(ctx context.Context) (<-chan error, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.mu.Lock()
 	c.feed = feed
+	c.mu.Unlock()
 	feedErr := make(chan error, 1)
 	go func() { feedErr <- feed.run(ctx) }()
 	if err := c.watch(ctx, feed); err != nil {

@@ -55,6 +55,7 @@ type routeFeed struct {
 	rt         *restartTimes
 	sampledLog zerolog.Logger
 	kick       chan struct{}
+	conn       net.Conn // GoBGP's client, once ready is closed
 
 	// mu guards what follows; a message is applied with it held, so pending
 	// End-of-RIBs are applied between messages.
@@ -170,6 +171,7 @@ func (f *routeFeed) accept() (net.Conn, *wire.BMPReader, error) {
 		rd := wire.NewBMPReader(conn)
 		if addrOf(conn.RemoteAddr()).IsLoopback() && f.initiatedByGoBGP(rd) {
 			_ = conn.SetReadDeadline(time.Time{})
+			f.conn = conn
 			close(f.ready)
 			return conn, rd, nil
 		}

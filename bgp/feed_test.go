@@ -3,6 +3,7 @@ package bgp
 import (
 	"context"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,5 +73,44 @@ func TestRouteFeedTakesOnlyGoBGPsClient(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("the feed ended with %v at shutdown", err)
+	}
+}
+
+// TestRouteFeedLossEndsRun: the feed cannot reconnect (GoBGP's client would
+// re-send its table without the paths withdrawn meanwhile), so losing it ends
+// Run with an error that says so, and the process restarts clean.
+func TestRouteFeedLossEndsRun(t *testing.T) {
+	c, err := NewCollector(testConfig(freePort(t), false), zerolog.Nop(), prometheus.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx) }()
+	var f *routeFeed
+	deadline := time.Now().Add(10 * time.Second)
+	for f == nil && time.Now().Before(deadline) {
+		c.mu.RLock()
+		f = c.feed
+		c.mu.RUnlock()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if f == nil {
+		t.Fatal("the collector did not start its route feed")
+	}
+	select {
+	case <-f.ready:
+	case <-time.After(10 * time.Second):
+		t.Fatal("GoBGP's client did not connect to the feed")
+	}
+	f.conn.Close()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "route feed ended") {
+			t.Errorf("Run ended with %v, want the feed's end", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run goes on without its route feed")
 	}
 }
