@@ -73,6 +73,9 @@ func (c *Collector) Run(ctx context.Context) error {
 	defer srv.Stop()
 	feedErr, err := c.start(ctx)
 	if err != nil {
+		if c.feed != nil {
+			c.feed.disconnect(context.Background(), srv)
+		}
 		return err
 	}
 	c.log.Info().Uint32("asn", c.cfg.ASN).Int32("port", c.cfg.ListenPort).Strs("listen", c.cfg.ListenAddresses).

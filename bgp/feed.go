@@ -12,6 +12,7 @@ import (
 	"time"
 
 	api "github.com/osrg/gobgp/v3/api"
+	gobgp "github.com/osrg/gobgp/v3/pkg/packet/bgp"
 	gbmp "github.com/osrg/gobgp/v3/pkg/packet/bmp"
 	"github.com/osrg/gobgp/v3/pkg/server"
 	"github.com/rs/zerolog"
@@ -33,9 +34,11 @@ import (
 // one whose family it disabled (RFC 7606). It forwards no End-of-RIB (that
 // UPDATE holds no path): the watch API reports it (watch.go), out of order
 // with the feed, so an End-of-RIB is applied once the feed has brought
-// nothing from its peer for feedQuiet, by which time the UPDATEs GoBGP took
-// before it have come through (or at the session's end, which the feed
-// orders).
+// nothing from its peer for feedQuiet and has read all it was sent, by which
+// time the UPDATEs GoBGP took before it have come through (GoBGP's client
+// forwards an UPDATE in far less time than GoBGP takes to process it), or at
+// the session's end, which the feed orders; a peer that keeps sending gets its
+// End-of-RIB after feedEoRMaxWait.
 //
 // Only GoBGP's client may feed the collector: the listener takes the first
 // connection whose BMP Initiation names a random token given to the client,
@@ -43,8 +46,11 @@ import (
 // runs, Run fails and the process restarts with a clean table.
 const (
 	feedQuiet      = 100 * time.Millisecond
-	feedEoRMaxWait = 2 * time.Second
+	feedEoRMaxWait = 5 * time.Second
 	feedHandshake  = 10 * time.Second
+	// feedGreeting is how long a connection may take to send its Initiation
+	// (GoBGP's client sends it as soon as it is connected).
+	feedGreeting = time.Second
 )
 
 type routeFeed struct {
@@ -62,18 +68,22 @@ type routeFeed struct {
 	mu      sync.Mutex
 	peers   map[netip.Addr]*feedPeer
 	pending []pendingEoR
-	upd     wire.Update
-	batch   pathBatch
+	// buffered is what the feed had read but not applied after the last message.
+	buffered int
+	upd      wire.Update
+	batch    pathBatch
 }
 
 // feedPeer is what the feed knows about one peer's current session.
 type feedPeer struct {
-	up       bool
-	session  uint64 // Peer Ups seen
-	opts     wire.Options
-	localAS  uint32 // the collector's ASN on the session, from its OPEN
-	gobgp    *gobgpSession
-	lastPath time.Time
+	up      bool
+	session uint64 // Peer Ups seen
+	opts    wire.Options
+	localAS uint32 // the collector's ASN on the session, from its OPEN
+	gobgp   *gobgpSession
+	// preserved are the families GoBGP keeps through a graceful restart.
+	preserved []gobgp.RouteFamily
+	lastPath  time.Time
 }
 
 type pendingEoR struct {
@@ -116,6 +126,10 @@ func (f *routeFeed) connect(ctx context.Context, srv *server.BgpServer) error {
 	}
 }
 
+// drained reports whether the feed had read everything that had reached it
+// when it applied its last message (called with mu held).
+func (f *routeFeed) drained() bool { return f.buffered == 0 }
+
 // disconnect stops GoBGP's BMP client (StopBgp leaves it running).
 func (f *routeFeed) disconnect(ctx context.Context, srv *server.BgpServer) {
 	port := f.ln.Addr().(*net.TCPAddr).Port
@@ -149,7 +163,7 @@ func (f *routeFeed) run(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("GoBGP's route feed ended: %w", err)
 		}
-		if err := f.handle(ctx, msg); err != nil {
+		if err := f.handle(ctx, msg, rd.Buffered()); err != nil {
 			if ctx.Err() != nil { // GoBGP's client says goodbye at shutdown
 				return nil
 			}
@@ -159,24 +173,45 @@ func (f *routeFeed) run(ctx context.Context) error {
 }
 
 // accept waits for GoBGP's client: the first connection from the loopback
-// whose Initiation carries the token.
+// whose Initiation carries the token. Every connection gets its own short
+// handshake, so an idle one cannot hold GoBGP's up.
 func (f *routeFeed) accept() (net.Conn, *wire.BMPReader, error) {
-	defer f.ln.Close()
-	for {
-		conn, err := f.ln.Accept()
-		if err != nil {
-			return nil, nil, fmt.Errorf("accepting GoBGP's route feed: %w", err)
+	type client struct {
+		conn net.Conn
+		rd   *wire.BMPReader
+	}
+	won, failed := make(chan client, 1), make(chan error, 1)
+	go func() {
+		for {
+			conn, err := f.ln.Accept()
+			if err != nil {
+				failed <- fmt.Errorf("accepting GoBGP's route feed: %w", err)
+				return
+			}
+			go func() {
+				_ = conn.SetReadDeadline(time.Now().Add(feedGreeting))
+				rd := wire.NewBMPReader(conn)
+				if addrOf(conn.RemoteAddr()).IsLoopback() && f.initiatedByGoBGP(rd) {
+					select {
+					case won <- client{conn, rd}:
+						return
+					default:
+					}
+				}
+				f.c.log.Warn().Str("from", conn.RemoteAddr().String()).Msg("refused a connection to the route feed's listener")
+				conn.Close()
+			}()
 		}
-		_ = conn.SetReadDeadline(time.Now().Add(feedHandshake))
-		rd := wire.NewBMPReader(conn)
-		if addrOf(conn.RemoteAddr()).IsLoopback() && f.initiatedByGoBGP(rd) {
-			_ = conn.SetReadDeadline(time.Time{})
-			f.conn = conn
-			close(f.ready)
-			return conn, rd, nil
-		}
-		f.c.log.Warn().Str("from", conn.RemoteAddr().String()).Msg("refused a connection to the route feed's listener")
-		conn.Close()
+	}()
+	select {
+	case c := <-won:
+		f.ln.Close() // no one else, ever
+		_ = c.conn.SetReadDeadline(time.Time{})
+		f.conn = c.conn
+		close(f.ready)
+		return c.conn, c.rd, nil
+	case err := <-failed:
+		return nil, nil, err
 	}
 }
 

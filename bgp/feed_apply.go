@@ -15,9 +15,10 @@ import (
 )
 
 // handle applies one message of the feed.
-func (f *routeFeed) handle(ctx context.Context, msg []byte) (err error) {
+func (f *routeFeed) handle(ctx context.Context, msg []byte, buffered int) (err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.buffered = buffered
 	defer func() {
 		if r := recover(); r != nil {
 			f.c.metrics.decodeErrors.Inc()
@@ -53,8 +54,8 @@ func (f *routeFeed) peerUp(ctx context.Context, msg []byte) error {
 		f.peers[h.Addr] = p
 	}
 	p.up, p.session = true, p.session+1
-	p.opts = wire.Options{AddPathV4: wire.AddPathRx(up, gobgp.RF_IPv4_UC), AddPathV6: wire.AddPathRx(up, gobgp.RF_IPv6_UC),
-		TwoByteAS: h.TwoByteAS()}
+	p.opts = wire.Options{AddPathV4: wire.AddPathRx(up, gobgp.RF_IPv4_UC), AddPathV6: wire.AddPathRx(up, gobgp.RF_IPv6_UC)}
+	p.preserved = wire.GracefulRestartFamilies(up.ReceivedOpenMsg)
 	p.localAS = wire.OpenAS(up.SentOpenMsg)
 	p.gobgp = newGoBGPSession(up, h.Addr, h.AS, p.localAS)
 	c := f.c
@@ -83,10 +84,35 @@ func (f *routeFeed) peerDown(msg []byte) error {
 	keep := time.Duration(0)
 	if gracefulDown(msg) {
 		keep = c.keepStale(h.Addr, f.rt)
+		// GoBGP keeps only the families the peer's graceful-restart
+		// capability lists (RFC 4724 §3); the others go now.
+		for _, fam := range []struct {
+			rf   gobgp.RouteFamily
+			isV6 bool
+		}{{gobgp.RF_IPv4_UC, false}, {gobgp.RF_IPv6_UC, true}} {
+			if keep > 0 && !slices.Contains(p.preserved, fam.rf) {
+				c.store.DropFamily(h.Addr, fam.isV6)
+			}
+		}
 	}
 	c.log.Warn().Str("peer", h.Addr.String()).Uint32("asn", h.AS).Dur("keepStale", keep).Msg("BGP session down")
 	c.store.PeerDown(h.Addr, "idle", keep)
 	return nil
+}
+
+// removed ends the session of a neighbor the configuration no longer has:
+// GoBGP deletes it without a Peer Down (its last state event carries no old
+// state), so its paths go here, and what the feed still brings of it is
+// ignored.
+func (f *routeFeed) removed(peer netip.Addr) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if p := f.peers[peer]; p != nil {
+		p.up = false
+	}
+	f.c.sync.flush(peer)
+	f.c.store.PeerDown(peer, "removed", 0)
+	f.c.store.Forget(peer)
 }
 
 // gracefulDown reports whether GoBGP kept the session's paths for a graceful
@@ -114,10 +140,12 @@ func (f *routeFeed) routeMonitoring(msg []byte) {
 	p.lastPath = time.Now()
 	u := &f.upd
 	body := msg[wire.BMPHeaderLen+wire.PeerHeaderLen:]
-	if err := u.Decode(body, p.opts); err != nil || u.Irregular != "" {
+	opts := p.opts
+	opts.TwoByteAS = h.TwoByteAS() // GoBGP's client says so in every Route Monitoring, not in Peer Up
+	if err := u.Decode(body, opts); err != nil || u.Irregular != "" {
 		// Malformed, or not in the regular form: GoBGP may have read it
 		// otherwise (RFC 7606), so it is read GoBGP's way.
-		if err := p.gobgp.decodeLikeGoBGP(body, p.opts.TwoByteAS, u); err != nil {
+		if err := p.gobgp.decodeLikeGoBGP(body, opts.TwoByteAS, u); err != nil {
 			f.c.metrics.decodeErrors.Inc()
 			f.sampledLog.Warn().Err(err).Str("peer", h.Addr.String()).Msg("an UPDATE GoBGP took is malformed: treated as withdraw")
 			withdrawAll(u)
@@ -195,7 +223,7 @@ func (f *routeFeed) applyDueLocked(now time.Time, only netip.Addr) {
 				kept = append(kept, e)
 			}
 		case p.session > e.session || !p.up: // an ended session's
-		case e.peer == only || now.Sub(p.lastPath) >= feedQuiet || now.Sub(e.posted) >= feedEoRMaxWait:
+		case e.peer == only || now.Sub(p.lastPath) >= feedQuiet && f.drained() || now.Sub(e.posted) >= feedEoRMaxWait:
 			f.c.sync.endOfRIB(e.peer, func() { f.c.store.EndOfRIB(e.peer, e.family, e.isV6) })
 		default:
 			kept = append(kept, e)

@@ -49,21 +49,20 @@ func newGoBGPSession(up *gbmp.BMPPeerUpNotification, peer netip.Addr, peerAS, lo
 // reset the session or disabled a family for; it never forwards those.
 func (s *gobgpSession) decodeLikeGoBGP(payload []byte, twoByteAS bool, u *wire.Update) error {
 	m, err := gobgp.ParseBGPMessage(payload, s.opts)
-	if err != nil {
-		if m == nil || !treatAsWithdraw(err) {
-			return err
-		}
-		m.Body = gobgp.TreatAsWithdraw(m.Body.(*gobgp.BGPUpdate))
+	if m == nil {
+		return err
 	}
 	body, ok := m.Body.(*gobgp.BGPUpdate)
 	if !ok {
 		return fmt.Errorf("BGP message type %d, want UPDATE", m.Header.Type)
 	}
+	if body, err = handleAsGoBGP(body, err); err != nil {
+		return err
+	}
 	if ok, err := gobgp.ValidateUpdateMsg(body, s.families, s.ebgp, false, s.loopback); !ok {
-		if !treatAsWithdraw(err) {
+		if body, err = handleAsGoBGP(body, err); err != nil {
 			return err
 		}
-		body = gobgp.TreatAsWithdraw(body)
 	}
 	*u = wire.Update{}
 	u.Withdrawn = appendNative(u.Withdrawn, body.WithdrawnRoutes)
@@ -102,9 +101,26 @@ func (s *gobgpSession) decodeLikeGoBGP(payload []byte, twoByteAS bool, u *wire.U
 	return nil
 }
 
-func treatAsWithdraw(err error) bool {
+// handleAsGoBGP does what GoBGP's FSM does with an UPDATE error
+// (fsmHandler.handlingError): treat-as-withdraw turns the UPDATE into
+// withdrawals; after a session reset or a family disabled GoBGP forwards
+// nothing (an error here); with anything else (attribute discard, done by its
+// parser and ValidateUpdateMsg already) it goes on with the UPDATE.
+func handleAsGoBGP(body *gobgp.BGPUpdate, err error) (*gobgp.BGPUpdate, error) {
+	if err == nil {
+		return body, nil
+	}
 	var me *gobgp.MessageError
-	return errors.As(err, &me) && me.ErrorHandling == gobgp.ERROR_HANDLING_TREAT_AS_WITHDRAW
+	if !errors.As(err, &me) {
+		return body, err
+	}
+	switch me.ErrorHandling {
+	case gobgp.ERROR_HANDLING_TREAT_AS_WITHDRAW:
+		return gobgp.TreatAsWithdraw(body), nil
+	case gobgp.ERROR_HANDLING_SESSION_RESET, gobgp.ERROR_HANDLING_AFISAFI_DISABLE:
+		return body, err
+	}
+	return body, nil
 }
 
 func unicast(afi uint16, safi uint8) bool {

@@ -22,7 +22,7 @@ func (c *Collector) Reconfigure(ctx context.Context, next Config) error {
 		return err
 	}
 	c.mu.RLock()
-	cur := c.cfg
+	cur, feed := c.cfg, c.feed
 	c.mu.RUnlock()
 	if cur.ASN != next.ASN || cur.RouterID != next.RouterID || cur.ListenPort != next.ListenPort ||
 		!slices.Equal(cur.ListenAddresses, next.ListenAddresses) || cur.GracefulRestart != next.GracefulRestart ||
@@ -53,6 +53,9 @@ func (c *Collector) Reconfigure(ctx context.Context, next Config) error {
 	for addr := range old {
 		if err := c.srv.DeletePeer(ctx, &api.DeletePeerRequest{Address: addr.String()}); err != nil {
 			return fmt.Errorf("removing neighbor %s: %w", addr, err)
+		}
+		if feed != nil {
+			feed.removed(addr)
 		}
 	}
 	if err := c.reconfigureRanges(ctx, cur.Dynamic, next.Dynamic); err != nil {

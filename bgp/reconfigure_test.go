@@ -49,3 +49,24 @@ func peerInfo(c *Collector, addr string) PeerInfo {
 	}
 	return PeerInfo{}
 }
+
+// TestReconfigureRemovesNeighbor: a static neighbor taken out of the config
+// loses its session, and its routes leave the Store with it (GoBGP deletes a
+// neighbor without a Peer Down, so the collector drops them itself).
+func TestReconfigureRemovesNeighbor(t *testing.T) {
+	port := freePort(t)
+	cfg := testConfig(port, false)
+	cfg.Neighbors = []Neighbor{{Address: netip.MustParseAddr("127.0.2.54"), PeerSettings: PeerSettings{ASN: 65020}}}
+	c := startCollector(t, cfg, false)
+	b := startSpeaker(t, "127.0.2.54", 65020, port, 65000, false)
+	b.announce("10.244.54.0/24", "10.0.0.54")
+	eventually(t, "the neighbor's route", func() bool { return len(routesOf(c.Store(), "127.0.2.54")) == 1 })
+	next := cfg
+	next.Neighbors = nil
+	if err := c.Reconfigure(context.Background(), next); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the route and the peer to go", func() bool {
+		return len(routesOf(c.Store(), "127.0.2.54")) == 0 && peerInfo(c, "127.0.2.54").Address == netip.Addr{}
+	})
+}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	gobgp "github.com/osrg/gobgp/v3/pkg/packet/bgp"
+
 	"github.com/routewarden/routewarden/bgp/rawbgp"
 	"github.com/routewarden/routewarden/validator"
 	"github.com/routewarden/routewarden/validator/continuous"
@@ -196,4 +198,25 @@ func TestGracefulRestartFamilyWithoutEndOfRIB(t *testing.T) {
 	if rt, ok := r.peerRoutes("127.0.1.163")[v6.String()]; ok {
 		t.Fatalf("the IPv6 route outlived the restart time: %+v", rt)
 	}
+}
+
+// TestGracefulRestartKeepsOnlyItsFamilies: a peer whose graceful-restart
+// capability lists IPv4 only loses its session to a TCP failure. GoBGP keeps
+// its IPv4 paths stale and drops the IPv6 ones (RFC 4724 §3), and so does the
+// Store.
+func TestGracefulRestartKeepsOnlyItsFamilies(t *testing.T) {
+	cfg := testConfig(freePort(t), true)
+	r := runCollector(t, cfg)
+	v4, v6 := netip.MustParsePrefix("10.244.164.0/24"), netip.MustParsePrefix("fd00:10:244:164::/64")
+	o := rawOpen("127.0.1.164", 65010, 3)
+	o.RestartFamilies = []gobgp.RouteFamily{gobgp.RF_IPv4_UC}
+	conn := dialRaw(t, r.addr(), o)
+	announceRaw(t, conn, rawAttrs("10.0.0.164"), true, v4, v6)
+	eventually(t, "both routes", func() bool { return len(r.peerRoutes("127.0.1.164")) == 2 })
+	conn.Close()
+	eventually(t, "the IPv4 route kept stale, the IPv6 one dropped", func() bool {
+		routes := r.peerRoutes("127.0.1.164")
+		_, kept6 := routes[v6.String()]
+		return routes[v4.String()].Stale && !kept6
+	})
 }

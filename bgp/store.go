@@ -137,12 +137,15 @@ func (s *Store) PeerUp(info PeerInfo) {
 	s.bump()
 }
 
-// PeerState records a session state other than established.
+// PeerState records a session state other than established, between
+// sessions: a peer whose session is up keeps "established" until PeerDown
+// (the route feed reports a session's start and end; the watch API, on
+// another goroutine, the states between sessions).
 func (s *Store) PeerState(peer netip.Addr, state string, dynamic bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e := s.entry(peer)
-	if e.info.State != state {
+	if e.info.State != state && e.info.State != "established" {
 		e.info.State, e.info.Since, e.info.Dynamic = state, s.now(), dynamic
 		s.bump()
 	}
@@ -272,15 +275,6 @@ func (s *Store) Peers() []PeerInfo {
 	}
 	slices.SortFunc(out, func(a, b PeerInfo) int { return a.Address.Compare(b.Address) })
 	return out
-}
-
-func (s *Store) peerState(peer netip.Addr) string {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if e, ok := s.peers[peerKey{addr: peer}]; ok {
-		return e.info.State
-	}
-	return ""
 }
 
 func (s *Store) setRestartTime(peer netip.Addr, d time.Duration) {

@@ -59,10 +59,8 @@ func (c *Collector) onPeerState(ev *api.WatchEventResponse_PeerEvent, sessions m
 		sessions[addr]++
 		return
 	}
-	if c.store.peerState(addr) != "established" {
-		state := strings.ToLower(strings.TrimPrefix(st.SessionState.String(), "SESSION_STATE_"))
-		c.store.PeerState(addr, state, !c.isStatic(addr))
-	}
+	state := strings.ToLower(strings.TrimPrefix(st.SessionState.String(), "SESSION_STATE_"))
+	c.store.PeerState(addr, state, !c.isStatic(addr))
 }
 
 // restartTimes remembers each established peer's graceful-restart time, read

@@ -33,8 +33,10 @@ type Open struct {
 	// AddPathSend advertises ADD-PATH send for IPv4 and IPv6 unicast; UPDATEs
 	// must then carry path IDs (Attrs.AddPath).
 	AddPathSend bool
-	// RestartTime > 0 advertises graceful restart with that restart time (s).
-	RestartTime uint16
+	// RestartTime > 0 advertises graceful restart with that restart time (s),
+	// for RestartFamilies (IPv4 and IPv6 unicast when empty).
+	RestartTime     uint16
+	RestartFamilies []bgp.RouteFamily
 }
 
 // Notification is a NOTIFICATION received from the peer.
@@ -86,8 +88,15 @@ func openMessage(o Open) ([]byte, error) {
 			bgp.NewCapAddPathTuple(bgp.RF_IPv6_UC, bgp.BGP_ADD_PATH_SEND)}))
 	}
 	if o.RestartTime > 0 {
-		caps = append(caps, bgp.NewCapGracefulRestart(false, false, o.RestartTime, []*bgp.CapGracefulRestartTuple{
-			bgp.NewCapGracefulRestartTuple(bgp.RF_IPv4_UC, true), bgp.NewCapGracefulRestartTuple(bgp.RF_IPv6_UC, true)}))
+		families := o.RestartFamilies
+		if len(families) == 0 {
+			families = []bgp.RouteFamily{bgp.RF_IPv4_UC, bgp.RF_IPv6_UC}
+		}
+		var tuples []*bgp.CapGracefulRestartTuple
+		for _, rf := range families {
+			tuples = append(tuples, bgp.NewCapGracefulRestartTuple(rf, true))
+		}
+		caps = append(caps, bgp.NewCapGracefulRestart(false, false, o.RestartTime, tuples))
 	}
 	as2 := uint16(bgp.AS_TRANS)
 	if o.ASN <= 0xffff {

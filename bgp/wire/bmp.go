@@ -161,3 +161,18 @@ func Families(m *gobgp.BGPMessage) []gobgp.RouteFamily {
 	}
 	return out
 }
+
+// GracefulRestartFamilies is the address families an OPEN's graceful-restart
+// capability lists (none without the capability).
+func GracefulRestartFamilies(m *gobgp.BGPMessage) []gobgp.RouteFamily {
+	_, caps := openCaps(m)
+	var out []gobgp.RouteFamily
+	for _, c := range caps {
+		if gr, ok := c.(*gobgp.CapGracefulRestart); ok {
+			for _, t := range gr.Tuples {
+				out = append(out, gobgp.AfiSafiToRouteFamily(t.AFI, t.SAFI))
+			}
+		}
+	}
+	return out
+}
