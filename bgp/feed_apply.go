@@ -84,15 +84,15 @@ func (f *routeFeed) peerDown(msg []byte) error {
 	keep := time.Duration(0)
 	if gracefulDown(msg) {
 		keep = c.keepStale(h.Addr, f.rt)
+	}
+	if keep > 0 {
 		// GoBGP keeps only the families the peer's graceful-restart
 		// capability lists (RFC 4724 §3); the others go now.
-		for _, fam := range []struct {
-			rf   gobgp.RouteFamily
-			isV6 bool
-		}{{gobgp.RF_IPv4_UC, false}, {gobgp.RF_IPv6_UC, true}} {
-			if keep > 0 && !slices.Contains(p.preserved, fam.rf) {
-				c.store.DropFamily(h.Addr, fam.isV6)
-			}
+		if !slices.Contains(p.preserved, gobgp.RF_IPv4_UC) {
+			c.store.DropFamily(h.Addr, false)
+		}
+		if !slices.Contains(p.preserved, gobgp.RF_IPv6_UC) {
+			c.store.DropFamily(h.Addr, true)
 		}
 	}
 	c.log.Warn().Str("peer", h.Addr.String()).Uint32("asn", h.AS).Dur("keepStale", keep).Msg("BGP session down")
@@ -148,12 +148,12 @@ func (f *routeFeed) routeMonitoring(msg []byte) {
 		if err := p.gobgp.decodeLikeGoBGP(body, opts.TwoByteAS, u); err != nil {
 			f.c.metrics.decodeErrors.Inc()
 			f.sampledLog.Warn().Err(err).Str("peer", h.Addr.String()).Msg("an UPDATE GoBGP took is malformed: treated as withdraw")
-			withdrawAll(u)
+			u.TreatAsWithdraw()
 		}
 	}
 	if p.localAS != 0 && slices.Contains(u.ASPath, p.localAS) {
 		// An AS loop: GoBGP rejects such paths (RFC 4271 9.1.2).
-		withdrawAll(u)
+		u.TreatAsWithdraw()
 	}
 	b := &f.batch
 	b.attrs = validator.Route{Peer: h.Addr, PeerASN: h.AS, RouterID: h.BGPID, ASPath: u.ASPath, Communities: u.Communities}
@@ -166,13 +166,6 @@ func (f *routeFeed) routeMonitoring(msg []byte) {
 		f.c.sync.update(h.Addr, b)
 	}
 	*b = pathBatch{}
-}
-
-// withdrawAll turns an UPDATE's announcements into withdrawals.
-func withdrawAll(u *wire.Update) {
-	u.Withdrawn = append(u.Withdrawn, u.Announced...)
-	u.MPWithdrawn = append(u.MPWithdrawn, u.MPAnnounced...)
-	u.Announced, u.MPAnnounced = u.Announced[:0], u.MPAnnounced[:0]
 }
 
 // endOfRIB takes an End-of-RIB from the watch; it is applied once the feed

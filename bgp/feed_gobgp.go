@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/netip"
 	"slices"
-	"strconv"
 
 	gobgp "github.com/osrg/gobgp/v3/pkg/packet/bgp"
 	gbmp "github.com/osrg/gobgp/v3/pkg/packet/bmp"
@@ -82,7 +81,7 @@ func (s *gobgpSession) decodeLikeGoBGP(payload []byte, twoByteAS bool, u *wire.U
 			}
 		case *gobgp.PathAttributeCommunities:
 			for _, c := range a.Value {
-				u.Communities = append(u.Communities, strconv.Itoa(int(c>>16))+":"+strconv.Itoa(int(c&0xffff)))
+				u.Communities = append(u.Communities, wire.Community(c))
 			}
 		case *gobgp.PathAttributeMpReachNLRI:
 			if unicast(a.AFI, a.SAFI) {

@@ -117,9 +117,7 @@ func (s *session) malformed(p bgp.MonitoredPeer, h wire.PeerHeader, ps *peerStat
 	s.st.sampledLog.Warn().Err(err).Str("router", s.router.String()).Str("sysName", s.sysName).
 		Str("peer", h.Addr.String()).Msg("BMP route monitoring: malformed UPDATE treated as withdraw")
 	u := &s.upd
-	u.Withdrawn = append(u.Withdrawn, u.Announced...)
-	u.MPWithdrawn = append(u.MPWithdrawn, u.MPAnnounced...)
-	u.Announced, u.MPAnnounced, u.EoR, u.OtherFamilies = u.Announced[:0], u.MPAnnounced[:0], u.EoR[:0], 0
+	u.TreatAsWithdraw()
 	if ps.idlessV4 || ps.idlessV6 {
 		u.Withdrawn = replaceIdless(u.Withdrawn, nil, ps)
 		u.MPWithdrawn = replaceIdless(u.MPWithdrawn, nil, ps)

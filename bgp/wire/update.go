@@ -55,6 +55,17 @@ func (u *Update) reset() {
 	u.OtherFamilies, u.Irregular, u.seen = 0, "", [4]uint64{}
 }
 
+// TreatAsWithdraw turns the UPDATE's announcements into withdrawals (RFC 7606
+// treat-as-withdraw); what else it said (End-of-RIB, other families) is dropped.
+func (u *Update) TreatAsWithdraw() {
+	u.Withdrawn = append(u.Withdrawn, u.Announced...)
+	u.MPWithdrawn = append(u.MPWithdrawn, u.MPAnnounced...)
+	u.Announced, u.MPAnnounced, u.EoR, u.OtherFamilies = u.Announced[:0], u.MPAnnounced[:0], u.EoR[:0], 0
+}
+
+// Community is a standard community in its "ASN:VALUE" text form.
+func Community(c uint32) string { return strconv.Itoa(int(c>>16)) + ":" + strconv.Itoa(int(c&0xffff)) }
+
 // Options say how the peer's UPDATEs are encoded.
 type Options struct {
 	// AddPathV4 and AddPathV6: the family's NLRI carry ADD-PATH IDs.
@@ -152,7 +163,7 @@ func (u *Update) attributes(b []byte, o Options) error {
 			}
 			for i := 0; i+4 <= n; i += 4 {
 				c := binary.BigEndian.Uint32(v[i:])
-				u.Communities = append(u.Communities, strconv.Itoa(int(c>>16))+":"+strconv.Itoa(int(c&0xffff)))
+				u.Communities = append(u.Communities, Community(c))
 			}
 		case attrMPReach:
 			err = u.decodeMPReach(v, o)
