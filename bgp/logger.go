@@ -10,6 +10,9 @@ import (
 type gobgpLogger struct{ l zerolog.Logger }
 
 func (g gobgpLogger) with(e *zerolog.Event, msg string, fields log.Fields) {
+	if e == nil { // level disabled
+		return
+	}
 	for k, v := range fields {
 		e = e.Interface(k, v)
 	}
@@ -23,4 +26,20 @@ func (g gobgpLogger) Warn(msg string, f log.Fields)  { g.with(g.l.Warn(), msg, f
 func (g gobgpLogger) Info(msg string, f log.Fields)  { g.with(g.l.Debug(), msg, f) }
 func (g gobgpLogger) Debug(msg string, f log.Fields) { g.with(g.l.Trace(), msg, f) }
 func (g gobgpLogger) SetLevel(log.LogLevel)          {}
-func (g gobgpLogger) GetLevel() log.LogLevel         { return log.DebugLevel }
+
+// GetLevel tells GoBGP the most verbose of its levels that zerolog would
+// write (GoBGP's Info and Debug are logged one zerolog level lower, as above).
+// GoBGP builds the fields of its per-UPDATE debug messages only when this says
+// Debug: a collector not tracing skips that work for every route received.
+func (g gobgpLogger) GetLevel() log.LogLevel {
+	switch lvl := g.l.GetLevel(); {
+	case lvl <= zerolog.TraceLevel:
+		return log.DebugLevel
+	case lvl <= zerolog.DebugLevel:
+		return log.InfoLevel
+	case lvl <= zerolog.WarnLevel:
+		return log.WarnLevel
+	default:
+		return log.ErrorLevel
+	}
+}
