@@ -48,6 +48,7 @@ func NewCollector(cfg Config, log zerolog.Logger, reg prometheus.Registerer) (*C
 	c.sync = newInitialSync(func(peer netip.Addr, b *pathBatch) {
 		c.store.UpdatePaths(peer, &b.attrs, b.announced, b.withdrawn)
 	})
+	c.sync.reserve = c.store.reservePaths
 	m, err := newMetrics(reg, c.store)
 	if err != nil {
 		return nil, err

@@ -230,30 +230,6 @@ func (s *Store) ExpireStale(now time.Time) time.Time {
 	return next
 }
 
-// Routes returns every path held (from direct and BMP-monitored peers), and
-// the store's version.
-func (s *Store) Routes() ([]validator.Route, uint64) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	n := 0
-	for _, e := range s.peers {
-		n += e.paths.len()
-	}
-	out := make([]validator.Route, 0, n)
-	for _, e := range s.peers {
-		e.paths.each(func(p netip.Prefix, id uint32, v uint32) (uint32, bool) {
-			out = append(out, s.attrs.route(p, id, v))
-			return v, true
-		})
-	}
-	return out, s.version
-}
-
-// FreshRoutes is Routes for a caller that keeps the slice (the validation
-// loop's engine holds it instead of a copy): Routes already returns a new
-// slice on every call.
-func (s *Store) FreshRoutes() ([]validator.Route, uint64) { return s.Routes() }
-
 // Version returns the store's version (what Routes returns with the routes),
 // which changes with every change, without copying a route.
 func (s *Store) Version() uint64 {

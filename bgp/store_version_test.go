@@ -1,7 +1,10 @@
 package bgp
 
 import (
+	"fmt"
 	"net/netip"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/routewarden/routewarden/validator"
@@ -36,5 +39,38 @@ func TestStoreVersionAndFreshRoutes(t *testing.T) {
 	}
 	if _, v := s.Routes(); v != s.Version() {
 		t.Fatalf("Routes returns version %d, Version %d", v, s.Version())
+	}
+}
+
+// TestStoreRoutesInPrefixOrder: Routes lists paths by prefix (IPv4 before
+// IPv6, a shorter prefix before a longer one at the same address), then peer
+// (direct before BMP-monitored), then ADD-PATH ID, whatever order they came in.
+func TestStoreRoutesInPrefixOrder(t *testing.T) {
+	a, b := netip.MustParseAddr("127.0.0.2"), netip.MustParseAddr("127.0.0.3")
+	tor := MonitoredPeer{Router: netip.MustParseAddr("10.0.0.1"), Address: a}
+	nlri := func(p string, id uint32) NLRI { return NLRI{Prefix: netip.MustParsePrefix(p), PathID: id} }
+	s := NewStore()
+	s.UpdatePaths(b, &validator.Route{Peer: b}, []NLRI{nlri("fd00::/64", 0), nlri("10.0.1.0/24", 0),
+		nlri("10.0.0.0/24", 2), nlri("10.0.0.0/24", 1)}, nil)
+	s.UpdatePaths(a, &validator.Route{Peer: a}, []NLRI{nlri("10.0.1.0/24", 0), nlri("10.0.0.0/16", 0),
+		nlri("10.0.0.0/24", 0), nlri("9.0.0.0/8", 0)}, nil)
+	s.MonitoredUp(tor, PeerInfo{Address: a, BMP: &BMPInfo{Router: tor.Router}})
+	s.MonitoredUpdate(tor, &validator.Route{Peer: a, RouterID: tor.Router}, []NLRI{nlri("10.0.1.0/24", 0)}, nil)
+	want := []string{"9.0.0.0/8 127.0.0.2 #0", "10.0.0.0/16 127.0.0.2 #0", "10.0.0.0/24 127.0.0.2 #0",
+		"10.0.0.0/24 127.0.0.3 #1", "10.0.0.0/24 127.0.0.3 #2", "10.0.1.0/24 127.0.0.2 #0",
+		"10.0.1.0/24 127.0.0.2 #0 bmp", "10.0.1.0/24 127.0.0.3 #0", "fd00::/64 127.0.0.3 #0"}
+	for try := range 3 { // map order differs between calls
+		rs, _ := s.Routes()
+		var got []string
+		for _, r := range rs {
+			g := fmt.Sprintf("%s %s #%d", r.Prefix, r.Peer, r.PathID)
+			if r.RouterID.IsValid() {
+				g += " bmp"
+			}
+			got = append(got, g)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("call %d: Routes in order\n%s\nwant\n%s", try, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
 	}
 }

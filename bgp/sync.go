@@ -49,9 +49,12 @@ type syncPeer struct {
 // batch to the store; it is called with mu held, so batches reach the store
 // in the order they arrived whichever goroutine flushes.
 type initialSync struct {
-	mu            sync.Mutex
-	peers         map[netip.Addr]*syncPeer
-	apply         func(peer netip.Addr, b *pathBatch)
+	mu    sync.Mutex
+	peers map[netip.Addr]*syncPeer
+	apply func(peer netip.Addr, b *pathBatch)
+	// reserve, when set, is told how many IPv4 and IPv6 paths a flush is
+	// about to apply (the store sizes its tables once, not by regrowing).
+	reserve       func(peer netip.Addr, v4, v6 int)
 	settle, limit time.Duration
 }
 
@@ -125,6 +128,19 @@ func (s *initialSync) flushLocked(peer netip.Addr) {
 	delete(s.peers, peer)
 	if sp.timer != nil {
 		sp.timer.Stop()
+	}
+	if s.reserve != nil {
+		v4, v6 := 0, 0
+		for _, b := range sp.batches {
+			for _, n := range b.announced {
+				if n.Prefix.Addr().Is4() {
+					v4++
+				} else {
+					v6++
+				}
+			}
+		}
+		s.reserve(peer, v4, v6)
 	}
 	for i, b := range sp.batches {
 		sp.batches[i] = nil // let the held paths go as they are applied
