@@ -76,7 +76,8 @@ func newPipeline(cfg *config.Config, cluster clusterSource, extraSinks []alert.S
 	})
 	vopts := cfg.ValidatorOptions()
 	p.loop = continuous.New(collector.Store(), cluster, collector, continuous.Options{Validator: vopts,
-		HoldDown: cfg.Validation.HoldDown, Debounce: cfg.Validation.Debounce, WarmupTimeout: cfg.Validation.WarmupTimeout},
+		HoldDown: cfg.Validation.HoldDown, Debounce: cfg.Validation.Debounce, WarmupTimeout: cfg.Validation.WarmupTimeout,
+		DeferGC: true},
 		append([]continuous.Observer{metrics, publisher}, observers...)...)
 	p.http = httpapi.New(cfg.HTTP.Listen, httpapi.Sources{
 		State:  p.loop.State,

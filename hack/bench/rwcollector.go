@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/pprof"
 	"sync"
 	"syscall"
@@ -111,6 +112,7 @@ func runRWCollector(args []string) error {
 			pprof.StopCPUProfile()
 		}
 		if *memProfile != "" {
+			runtime.GC() // the profile shows the heap as of the last collection: make it this one
 			if f, err := os.Create(*memProfile); err == nil {
 				_ = pprof.WriteHeapProfile(f)
 				f.Close()
@@ -119,7 +121,7 @@ func runRWCollector(args []string) error {
 	}}
 	loop := continuous.New(col.Store(), demo.NewCluster(w.Cluster()), col, continuous.Options{
 		Validator: validator.Options{}, HoldDown: 30 * time.Second, Debounce: 20 * time.Millisecond,
-		WarmupTimeout: 2 * time.Minute}, obs)
+		WarmupTimeout: 2 * time.Minute, DeferGC: true}, obs)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	g, ctx := errgroup.WithContext(ctx)

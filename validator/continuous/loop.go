@@ -19,10 +19,12 @@ type RouteSource interface {
 // keeps (the validation engine holds it instead of a copy of the table).
 // Version returns the version Routes would return, without copying anything:
 // while neither it nor the cluster changes, the loop re-uses its last result.
+// Len is how many routes Routes would return.
 type FreshRouteSource interface {
 	RouteSource
 	FreshRoutes() ([]validator.Route, uint64)
 	Version() uint64
+	Len() int
 }
 
 // InventoryStatus says whether the cluster inventory can be trusted.
@@ -59,7 +61,11 @@ type Options struct {
 	WarmupTimeout time.Duration
 	// Resync re-validates at least this often (tombstone ages, safety).
 	Resync time.Duration
-	Now    func() time.Time
+	// DeferGC holds the Go garbage collector back while a large table is
+	// validated (gc.go). It changes process-wide settings for the
+	// duration: for a process whose main work is this loop (routewarden run).
+	DeferGC bool
+	Now     func() time.Time
 }
 
 // State is the loop's view after a validation.
@@ -222,8 +228,16 @@ func (l *Loop) validate(cluster *validator.Cluster, version uint64, opts validat
 	if res, ok := l.engines.unchanged(cluster, version, fresh.Version(), opts); ok {
 		return res
 	}
-	routes, rv := fresh.FreshRoutes()
-	res := l.engines.validate(cluster, version, routes, opts, true)
-	l.engines.routesVersion, l.engines.routesKnown = rv, true
+	var res validator.Result
+	run := func() {
+		routes, rv := fresh.FreshRoutes()
+		res = l.engines.validate(cluster, version, routes, opts, true)
+		l.engines.routesVersion, l.engines.routesKnown = rv, true
+	}
+	if n := fresh.Len(); l.opts.DeferGC && n >= deferGCMin {
+		withGCDeferred(uint64(n)*gcHeadroomPerRoute, run)
+	} else {
+		run()
+	}
 	return res
 }

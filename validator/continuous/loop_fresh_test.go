@@ -17,6 +17,7 @@ type freshRoutes struct {
 }
 
 func (f *freshRoutes) Version() uint64 { return f.version }
+func (f *freshRoutes) Len() int        { return len(f.routes) }
 func (f *freshRoutes) FreshRoutes() ([]validator.Route, uint64) {
 	f.copies++
 	return slices.Clone(f.routes), f.version

@@ -1,0 +1,50 @@
+package continuous
+
+import (
+	"runtime"
+	"runtime/debug"
+	"testing"
+)
+
+// TestWithGCDeferred: no collection runs while f allocates less than the
+// headroom, and GOGC and GOMEMLIMIT are what they were afterwards.
+func TestWithGCDeferred(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(150))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 40))
+	var before, after runtime.MemStats
+	var sink [][]byte
+	withGCDeferred(512<<20, func() {
+		runtime.ReadMemStats(&before)
+		for range 64 { // 64 MB: at GOGC 150 over this test's small heap, several collections
+			sink = append(sink, make([]byte, 1<<20))
+		}
+		runtime.ReadMemStats(&after)
+	})
+	runtime.KeepAlive(sink)
+	if after.NumGC != before.NumGC {
+		t.Errorf("%d collections ran during the deferral", after.NumGC-before.NumGC)
+	}
+	if p := debug.SetGCPercent(150); p != 150 {
+		t.Errorf("GOGC is %d afterwards, want 150", p)
+	}
+	if l := debug.SetMemoryLimit(-1); l != 1<<40 {
+		t.Errorf("GOMEMLIMIT is %d afterwards, want %d", l, int64(1<<40))
+	}
+}
+
+// TestWithGCDeferredKeepsTheLimit: past the headroom the collector runs.
+func TestWithGCDeferredKeepsTheLimit(t *testing.T) {
+	var before, after runtime.MemStats
+	var sink [][]byte
+	withGCDeferred(16<<20, func() {
+		runtime.ReadMemStats(&before)
+		for range 256 { // 256 MB, mostly garbage
+			sink = append(sink[:min(len(sink), 8)], make([]byte, 1<<20))
+		}
+		runtime.ReadMemStats(&after)
+	})
+	runtime.KeepAlive(sink)
+	if after.NumGC == before.NumGC {
+		t.Errorf("no collection while 256 MB were allocated with 16 MB of headroom")
+	}
+}
