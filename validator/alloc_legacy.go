@@ -17,7 +17,7 @@ type legacyAllocs struct {
 }
 
 func (t *allocTable) legacyAllocs() *legacyAllocs {
-	t.legacyOnce.Do(func() { t.legacy = newLegacyAllocs(t.sorted) })
+	t.legacyOnce.Do(func() { t.legacy = newLegacyAllocs(t.inOrder()) })
 	return t.legacy
 }
 

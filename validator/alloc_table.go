@@ -21,7 +21,8 @@ type Allocation struct {
 // holds a prefix is an ancestor of the last allocation sorted at or before it,
 // and the allocations inside a prefix follow it in one contiguous run.
 type allocTable struct {
-	sorted []Allocation // by prefix, then node
+	all    []Allocation // as given (the snapshot's, in node order); not modified
+	sorted []int32      // indexes into all, by prefix, then node
 	keys   []akey       // distinct prefixes of sorted, in the same order
 	first  []int32      // keys[k]'s allocations are sorted[first[k]:first[k+1]]
 	parent []int32      // the nearest key strictly holding keys[k], -1 for none
@@ -136,15 +137,19 @@ func (a akey) holds(b akey) bool {
 }
 
 func newAllocTable(allocs []Allocation) *allocTable {
-	t := &allocTable{sorted: allocs, blocks4: new([1 << 16 / 64]uint64)}
-	slices.SortFunc(t.sorted, func(a, b Allocation) int {
+	t := &allocTable{all: allocs, sorted: make([]int32, len(allocs)), blocks4: new([1 << 16 / 64]uint64)}
+	for i := range t.sorted {
+		t.sorted[i] = int32(i)
+	}
+	slices.SortFunc(t.sorted, func(i, j int32) int {
+		a, b := &allocs[i], &allocs[j]
 		return cmp.Or(comparePrefix(a.Prefix, b.Prefix), cmp.Compare(a.Node, b.Node))
 	})
 	n := len(allocs) // most allocations are distinct prefixes: no regrowing
 	t.keys, t.first, t.parent = make([]akey, 0, n), make([]int32, 0, n+1), make([]int32, 0, n)
 	var stack []int32
-	for i, a := range t.sorted {
-		k, ok := akeyOf(a.Prefix)
+	for i, j := range t.sorted {
+		k, ok := akeyOf(allocs[j].Prefix)
 		if !ok {
 			t.exotic = true
 			continue
@@ -169,31 +174,54 @@ func newAllocTable(allocs []Allocation) *allocTable {
 	return t
 }
 
-// group returns the allocations of keys[k].
-func (t *allocTable) group(k int32) []Allocation { return t.sorted[t.first[k]:t.first[k+1]] }
-
-// allocationsOf returns the CIDRs a node routes: the CiliumNode's under Cilium
-// IPAM, Node.spec.podCIDRs for nodes Cilium does not manage.
-func allocationsOf(v *NodeView, mode IPAMMode) []Allocation {
-	var out []Allocation
-	add := func(src string, ps []netip.Prefix) {
-		out = slices.Grow(out, len(ps)) // a node has one list, or one per pool
-		for _, p := range ps {
-			out = append(out, Allocation{Prefix: p, Node: v.Name, Source: src})
-		}
+// group calls fn with each allocation of keys[k].
+func (t *allocTable) group(k int32, rel Relation, fn func(Overlap)) {
+	for _, j := range t.sorted[t.first[k]:t.first[k+1]] {
+		fn(Overlap{t.all[j], rel})
 	}
+}
+
+// inOrder returns the allocations sorted by prefix, then node.
+func (t *allocTable) inOrder() []Allocation {
+	out := make([]Allocation, len(t.sorted))
+	for i, j := range t.sorted {
+		out[i] = t.all[j]
+	}
+	return out
+}
+
+// allocationSources calls fn with each list of CIDRs a node routes, and the
+// field it comes from: the CiliumNode's under Cilium IPAM, Node.spec.podCIDRs
+// for nodes Cilium does not manage.
+func allocationSources(v *NodeView, mode IPAMMode, fn func(src string, ps []netip.Prefix)) {
 	switch {
 	case v.Cilium == nil && v.Node != nil:
-		add("Node.spec.podCIDRs", v.Node.PodCIDRs)
+		fn("Node.spec.podCIDRs", v.Node.PodCIDRs)
 	case v.Cilium == nil:
 	case mode == IPAMMultiPool:
 		for _, pool := range v.Cilium.Pools {
-			add("CiliumNode spec.ipam.pools.allocated (pool "+pool.Pool+")", pool.CIDRs)
+			fn("CiliumNode spec.ipam.pools.allocated (pool "+pool.Pool+")", pool.CIDRs)
 		}
 	case mode.AdvertisesPodCIDRs():
-		add("CiliumNode spec.ipam.podCIDRs", v.Cilium.PodCIDRs)
+		fn("CiliumNode spec.ipam.podCIDRs", v.Cilium.PodCIDRs)
 	}
-	return out
+}
+
+// countAllocations returns how many CIDRs a node routes.
+func countAllocations(v *NodeView, mode IPAMMode) int {
+	n := 0
+	allocationSources(v, mode, func(_ string, ps []netip.Prefix) { n += len(ps) })
+	return n
+}
+
+// appendAllocations appends the CIDRs a node routes to dst.
+func appendAllocations(dst []Allocation, v *NodeView, mode IPAMMode) []Allocation {
+	allocationSources(v, mode, func(src string, ps []netip.Prefix) {
+		for _, p := range ps {
+			dst = append(dst, Allocation{Prefix: p, Node: v.Name, Source: src})
+		}
+	})
+	return dst
 }
 
 // pkey is a prefix as a flat map key: hashing netip.Prefix itself is slow
@@ -241,10 +269,11 @@ func (t *allocTable) exactly(p netip.Prefix) []Allocation {
 		return t.legacyAllocs().exactly(p)
 	}
 	k, found := t.search(q)
-	if !found {
-		return []Allocation{}
+	out := []Allocation{}
+	if found {
+		t.group(int32(k), RelEqual, func(ov Overlap) { out = append(out, ov.Allocation) })
 	}
-	return slices.Clone(t.group(int32(k)))
+	return out
 }
 
 // overlapping calls fn for every allocation equal to, covering, or inside p:
@@ -275,20 +304,14 @@ func (t *allocTable) overlapping(p netip.Prefix, fn func(Overlap)) {
 		holders = append(holders, k)
 	}
 	if found {
-		for _, a := range t.group(holders[0]) {
-			fn(Overlap{a, RelEqual})
-		}
+		t.group(holders[0], RelEqual, fn)
 		holders = holders[1:]
 	}
 	for i := len(holders) - 1; i >= 0; i-- {
-		for _, a := range t.group(holders[i]) {
-			fn(Overlap{a, RelInside})
-		}
+		t.group(holders[i], RelInside, fn)
 	}
 	for m := j + 1; m < len(t.keys) && q.holds(t.keys[m]); m++ {
-		for _, a := range t.group(int32(m)) {
-			fn(Overlap{a, RelCovering})
-		}
+		t.group(int32(m), RelCovering, fn)
 	}
 }
 

@@ -34,14 +34,14 @@ func TestAllocTableMatchesLinearScan(t *testing.T) {
 			allocs = append(allocs, Allocation{Prefix: randPrefix(masked), Node: fmt.Sprintf("n%d", i%4)})
 		}
 		table := newAllocTable(slices.Clone(allocs))
-		legacy := newLegacyAllocs(table.sorted)
+		legacy := newLegacyAllocs(table.inOrder())
 		for range 30 {
 			p := randPrefix(rnd.IntN(4) > 0)
 			var got, want []Overlap
 			table.overlapping(p, func(o Overlap) { got = append(got, o) })
 			legacy.overlapping(p, func(o Overlap) { want = append(want, o) })
 			if !slices.Equal(got, want) {
-				t.Fatalf("round %d: overlapping(%s) over %v:\n got %v\nwant %v", round, p, table.sorted, got, want)
+				t.Fatalf("round %d: overlapping(%s) over %v:\n got %v\nwant %v", round, p, table.inOrder(), got, want)
 			}
 			if g, w := table.exactly(p), legacy.exactly(p); !slices.Equal(g, w) {
 				t.Fatalf("round %d: exactly(%s): got %v, want %v", round, p, g, w)

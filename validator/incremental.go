@@ -15,9 +15,8 @@ import (
 // ADD-PATH path ID. Adding a route with the identity of a held one replaces it.
 type Engine struct {
 	s       *Snapshot
-	ids     routeIDs
 	rules   []engineRule
-	byRoute [][]Finding          // route rules' findings, by route index
+	byRoute routeFindings        // route rules' findings, by route index
 	byPref  map[pkey][]Finding   // prefix rules' findings, by Finding.Prefix
 	byNode  map[string][]Finding // node rules' findings, by Finding.Node
 	whole   map[RuleID][]Finding // findings of rules without an incremental form
@@ -26,55 +25,28 @@ type Engine struct {
 	sink    []Finding // what the rules just reported, stamped
 }
 
-// routeID is a route's identity (peer, prefix, path ID) as a map key.
+// routeID is a route's identity (peer, prefix, path ID) as a map key. The
+// engine finds a held route by its prefix chain (Snapshot.find); the map is
+// only for folding duplicates.
 type routeID struct {
 	prefix pkey
 	peer   netip.Addr
 	pathID uint32
 }
 
-// routeIDs maps identities to route indexes. An IPv4 prefix from an IPv4
-// peer, the common case, is keyed by 16 bytes: hashing and comparing
-// netip.Addr (a pointer for the zone) costs several times more.
-type routeIDs struct {
-	v4    map[[2]uint64]int32
-	other map[routeID]int32
-}
+// routeFindings holds the route rules' findings by route index. Most routes
+// have none, and only those with findings take room (a slice with an entry
+// for each of a million routes was 24 MB).
+type routeFindings map[int32][]Finding
 
-func newRouteIDs(size int) routeIDs {
-	return routeIDs{v4: make(map[[2]uint64]int32, size), other: map[routeID]int32{}}
-}
+func (m routeFindings) get(i int) []Finding { return m[int32(i)] }
 
-func id4(r *Route) ([2]uint64, bool) {
-	if !r.Prefix.Addr().Is4() || !r.Peer.Is4() {
-		return [2]uint64{}, false
-	}
-	return [2]uint64{key4(r.Prefix), uint64(addr4(r.Peer))<<32 | uint64(r.PathID)}, true
-}
-
-func (m routeIDs) get(r *Route) (int32, bool) {
-	if k, ok := id4(r); ok {
-		i, held := m.v4[k]
-		return i, held
-	}
-	i, held := m.other[routeID{keyOf(r.Prefix), r.Peer, r.PathID}]
-	return i, held
-}
-
-func (m routeIDs) set(r *Route, i int32) {
-	if k, ok := id4(r); ok {
-		m.v4[k] = i
+func (m routeFindings) set(i int, fs []Finding) {
+	if len(fs) == 0 {
+		delete(m, int32(i))
 		return
 	}
-	m.other[routeID{keyOf(r.Prefix), r.Peer, r.PathID}] = i
-}
-
-func (m routeIDs) del(r *Route) {
-	if k, ok := id4(r); ok {
-		delete(m.v4, k)
-		return
-	}
-	delete(m.other, routeID{keyOf(r.Prefix), r.Peer, r.PathID})
+	m[int32(i)] = fs
 }
 
 // engineRule is an enabled rule, its incremental form, and its report
@@ -101,7 +73,7 @@ func (e *Engine) drain() []Finding {
 // returns the findings that changed.
 func (e *Engine) AddRoute(r Route) Change {
 	var ch Change
-	if i, ok := e.ids.get(&r); ok {
+	if i, ok := e.s.find(&r); ok {
 		if sameRoute(&r, &e.s.Routes[i]) {
 			return ch
 		}
@@ -109,14 +81,13 @@ func (e *Engine) AddRoute(r Route) Change {
 	}
 	s := e.s
 	i := s.addRoute(r)
-	e.ids.set(&r, int32(i))
 	for _, rule := range e.rules {
 		if rule.route != nil {
 			rule.route.CheckRoute(s, i, rule.report)
 		}
 	}
-	e.byRoute = append(e.byRoute, e.drain())
-	add := Change{Added: slices.Clone(e.byRoute[i])}
+	e.byRoute.set(i, e.drain())
+	add := Change{Added: slices.Clone(e.byRoute.get(i))}
 	e.recheck([]netip.Prefix{r.Prefix}, e.affectedNodes(i), &add)
 	if ch.Empty() {
 		ch = add
@@ -130,7 +101,7 @@ func (e *Engine) AddRoute(r Route) Change {
 // WithdrawRoute removes the held route with r's identity (peer, prefix, path
 // ID) and returns the findings that changed; nothing when none is held.
 func (e *Engine) WithdrawRoute(r Route) Change {
-	i, ok := e.ids.get(&r)
+	i, ok := e.s.find(&r)
 	if !ok {
 		return Change{}
 	}
@@ -141,18 +112,16 @@ func (e *Engine) WithdrawRoute(r Route) Change {
 
 func (e *Engine) withdraw(i int) Change {
 	s := e.s
-	ch := Change{Removed: e.byRoute[i]}
+	ch := Change{Removed: e.byRoute.get(i)}
 	nodes := e.affectedNodes(i)
 	p := s.Routes[i].Prefix
-	e.ids.del(&s.Routes[i])
 	last := len(s.Routes) - 1
 	// The last route takes index i. Its findings stay, but a rule may read the
 	// routes of a prefix or a node in index order (the first route names an
 	// origin, say), so its prefix and nodes are re-checked too.
 	prefixes := []netip.Prefix{p}
 	if i != last {
-		e.ids.set(&s.Routes[last], int32(i))
-		e.byRoute[i] = e.byRoute[last]
+		e.byRoute.set(i, e.byRoute.get(last))
 		if q := s.Routes[last].Prefix; q != p {
 			prefixes = append(prefixes, q)
 		}
@@ -162,8 +131,7 @@ func (e *Engine) withdraw(i int) Change {
 			}
 		}
 	}
-	e.byRoute[last] = nil
-	e.byRoute = e.byRoute[:last]
+	e.byRoute.set(last, nil)
 	s.removeRoute(i)
 	e.recheck(prefixes, nodes, &ch)
 	return ch

@@ -2,7 +2,6 @@ package validator
 
 import (
 	"slices"
-	"sync"
 )
 
 // rebuildMin is the smallest Sync delta that rebuilds the engine instead of
@@ -30,23 +29,13 @@ func NewEngineOwned(c *Cluster, routes []Route, opts Options) *Engine {
 // (by identity) are folded in place, the later route winning, as NewEngine
 // promises. Its cost is one full validation.
 func (e *Engine) build(c *Cluster, routes []Route, opts Options) {
-	var s *Snapshot
-	ids, dup := routeIDs{}, false
-	if parallel(len(routes)) {
-		// A table from the BGP store has no duplicates: index the identities
-		// beside the snapshot, and fold only when some turn up.
-		var wg sync.WaitGroup
-		wg.Go(func() { ids, dup = indexRoutes(routes) })
-		s = NewSnapshot(c, routes, opts)
-		wg.Wait()
-	} else if ids, dup = indexRoutes(routes); !dup {
-		s = NewSnapshot(c, routes, opts)
+	// A table from the BGP store has no duplicates: fold only when the
+	// snapshot's prefix chains show some.
+	s := NewSnapshot(c, routes, opts)
+	if s.hasDuplicates() {
+		s = NewSnapshot(c, foldDuplicates(routes), opts)
 	}
-	if dup {
-		routes, ids = foldDuplicates(routes)
-		s = NewSnapshot(c, routes, opts)
-	}
-	*e = Engine{s: s, ids: ids, sink: e.sink[:0]}
+	*e = Engine{s: s, sink: e.sink[:0]}
 	e.s.enableUpdates()
 	for _, r := range Rules() {
 		if opts.Rules[r.ID()].Disabled {
@@ -70,34 +59,22 @@ func (e *Engine) build(c *Cluster, routes []Route, opts Options) {
 	e.checkAll()
 }
 
-// indexRoutes maps the routes' identities to their indexes; dup reports an
-// identity held twice (the map is then incomplete).
-func indexRoutes(routes []Route) (ids routeIDs, dup bool) {
-	ids = newRouteIDs(len(routes))
-	for i := range routes {
-		if _, ok := ids.get(&routes[i]); ok {
-			return ids, true
-		}
-		ids.set(&routes[i], int32(i))
-	}
-	return ids, false
-}
-
 // foldDuplicates keeps the last route of each identity, in place.
-func foldDuplicates(routes []Route) ([]Route, routeIDs) {
-	ids := newRouteIDs(len(routes))
+func foldDuplicates(routes []Route) []Route {
+	ids := make(map[routeID]int, len(routes))
 	own := routes[:0]
 	for i := range routes {
 		r := routes[i]
-		if j, ok := ids.get(&r); ok {
+		k := routeID{keyOf(r.Prefix), r.Peer, r.PathID}
+		if j, ok := ids[k]; ok {
 			own[j] = r
 			continue
 		}
-		ids.set(&r, int32(len(own)))
+		ids[k] = len(own)
 		own = append(own, r)
 	}
 	clear(routes[len(own):]) // drop references held by the folded slots
-	return own, ids
+	return own
 }
 
 // rebuild replaces the held routes with routes (copied unless owned) in one
@@ -133,7 +110,7 @@ type found struct {
 // rule order, so the engine's state does not depend on it.
 func (e *Engine) checkAll() {
 	s := e.s
-	e.byRoute = make([][]Finding, len(s.Routes))
+	e.byRoute = routeFindings{}
 	e.byPref, e.byNode, e.whole = map[pkey][]Finding{}, map[string][]Finding{}, map[RuleID][]Finding{}
 	out := make([][]found, len(e.rules))
 	check := func(k int) {
@@ -159,7 +136,7 @@ func (e *Engine) checkAll() {
 			f := x.f
 			switch {
 			case r.route != nil:
-				e.byRoute[x.route] = append(e.byRoute[x.route], f)
+				e.byRoute[int32(x.route)] = append(e.byRoute[int32(x.route)], f)
 			case r.prefix != nil:
 				pk := keyOf(f.Prefix)
 				e.byPref[pk] = append(e.byPref[pk], f)

@@ -1,6 +1,7 @@
 package validator
 
 import (
+	"maps"
 	"net/netip"
 	"slices"
 	"time"
@@ -25,7 +26,7 @@ func (e *Engine) sync(routes []Route, owned bool) Change {
 	var adds []int
 	for k := range routes {
 		r := &routes[k]
-		i, held := e.ids.get(r)
+		i, held := e.s.find(r)
 		switch {
 		case !held:
 			adds = append(adds, k)
@@ -79,16 +80,14 @@ func (e *Engine) SetNow(t time.Time) Change {
 		return Change{}
 	}
 	var ch Change
-	for i, old := range e.byRoute {
-		if len(old) == 0 {
-			continue
-		}
+	for _, i := range slices.Sorted(maps.Keys(e.byRoute)) {
+		old := e.byRoute[i]
 		for _, r := range e.rules {
 			if r.route != nil {
-				r.route.CheckRoute(e.s, i, r.report)
+				r.route.CheckRoute(e.s, int(i), r.report)
 			}
 		}
-		e.byRoute[i] = e.replace(old, &ch)
+		e.byRoute.set(int(i), e.replace(old, &ch))
 	}
 	var prefixes []netip.Prefix
 	for _, fs := range e.byPref {

@@ -1,6 +1,9 @@
 package validator
 
-import "net/netip"
+import (
+	"net/netip"
+	"slices"
+)
 
 // addrMap maps addresses to V. IPv4 addresses, the common case, go to an
 // open-addressing table keyed by their 32 bits: attribution looks up every
@@ -147,6 +150,20 @@ func (m prefixMap) heads(fn func(int32)) {
 func (s *Snapshot) indexPrefixes() {
 	s.byPrefix = newPrefixMap(len(s.Routes))
 	s.next = make([]int32, len(s.Routes))
+	if slices.IsSortedFunc(s.Routes, func(a, b Route) int { return comparePrefix(a.Prefix, b.Prefix) }) {
+		// A table in prefix order (the BGP store's) has each prefix's routes
+		// side by side: one map write per prefix and no lookup.
+		for i := len(s.Routes) - 1; i >= 0; i-- {
+			s.next[i] = -1
+			if i+1 < len(s.Routes) && s.Routes[i+1].Prefix == s.Routes[i].Prefix {
+				s.next[i] = int32(i + 1)
+			}
+			if i == 0 || s.Routes[i-1].Prefix != s.Routes[i].Prefix {
+				s.byPrefix.set(s.Routes[i].Prefix, int32(i))
+			}
+		}
+		return
+	}
 	for i := len(s.Routes) - 1; i >= 0; i-- {
 		p := s.Routes[i].Prefix
 		if head, ok := s.byPrefix.get(p); ok {

@@ -29,24 +29,37 @@ func (n *NodeView) Current() bool { return n.Node != nil }
 func (n *NodeView) Managed() bool { return n.Node != nil && n.Cilium != nil }
 
 // MatchedBy says which route attribute attributed a route to its origin.
-type MatchedBy string
+type MatchedBy uint8
 
 // The attributes attribution tries, in order.
 const (
-	ByNextHop  MatchedBy = "next hop"
-	ByPeer     MatchedBy = "peer address"
-	ByRouterID MatchedBy = "router ID"
+	ByNextHop MatchedBy = iota + 1
+	ByPeer
+	ByRouterID
 )
 
-// Origin is what attribution found for one route.
+func (m MatchedBy) String() string {
+	switch m {
+	case ByNextHop:
+		return "next hop"
+	case ByPeer:
+		return "peer address"
+	case ByRouterID:
+		return "router ID"
+	}
+	return ""
+}
+
+// Origin is what attribution found for one route (32 bytes: the engine keeps
+// one for each route).
 type Origin struct {
 	// Node is the current node the route belongs to; nil when it has none.
 	Node *NodeView
-	By   MatchedBy
 	// Orphan is a CiliumNode without Node that matched when no current node did.
 	Orphan *NodeView
 	// Deleted is the tombstone that matched when nothing current did.
 	Deleted *DeletedNode
+	By      MatchedBy
 }
 
 // Name is the origin's node name, or "" when the route has no owner node.
@@ -98,16 +111,19 @@ func NewSnapshot(c *Cluster, routes []Route, opts Options) *Snapshot {
 		s.view(cn.Name).Cilium = cn
 	}
 	slices.Sort(s.nodeNames)
+	// Every node's allocations, in node order, in one array of which each
+	// node's Allocated is a part (and the allocation table indexes it): a
+	// million CIDRs are stored once, without regrowing.
 	total := 0
 	for _, name := range s.nodeNames {
-		v := s.nodes[name]
-		v.Allocated = allocationsOf(v, c.IPAM.Mode)
-		total += len(v.Allocated)
+		total += countAllocations(s.nodes[name], c.IPAM.Mode)
 	}
-	allocs := make([]Allocation, 0, total) // a million CIDRs: no regrowing
+	allocs := make([]Allocation, 0, total)
 	for _, name := range s.nodeNames {
 		v := s.nodes[name]
-		allocs = append(allocs, v.Allocated...)
+		start := len(allocs)
+		allocs = appendAllocations(allocs, v, c.IPAM.Mode)
+		v.Allocated = allocs[start:len(allocs):len(allocs)]
 		target := s.addrs
 		if !v.Current() {
 			target = s.orphanAddr
