@@ -153,7 +153,8 @@ and loading it takes half a minute).
 - *routewarden* (validation on): the harness's ` + "`rw-collector`" + ` process wires the real components as
   ` + "`routewarden run`" + ` does, minus Kubernetes, alerting and HTTP: ` + "`bgp.Collector`" + ` (routewarden.yaml defaults:
   graceful restart, 120 s window, ADD-PATH receive, a static passive neighbor) and ` + "`validator/continuous`" + `'s loop
-  (20 ms debounce, 30 s hold-down) reading the collector's Store and a static in-memory cluster
+  (20 ms debounce, 30 s hold-down, garbage collection deferred through a large validation as run does it)
+  reading the collector's Store and a static in-memory cluster
   (` + "`internal/demo.Cluster`" + `) whose allocations are exactly the announced prefixes. *held*: the Store holds N paths
   (polled every 2 ms in-process); *first complete verdict*: the loop's observer sees the first validation whose
   summary counts N routes.
