@@ -45,10 +45,7 @@ func NewCollector(cfg Config, log zerolog.Logger, reg prometheus.Registerer) (*C
 	for _, n := range cfg.Neighbors {
 		c.static[n.Address] = true
 	}
-	c.sync = newInitialSync(func(peer netip.Addr, b *pathBatch) {
-		c.store.UpdatePaths(peer, &b.attrs, b.announced, b.withdrawn)
-	})
-	c.sync.reserve = c.store.reservePaths
+	c.sync = newInitialSync(storeSync{c.store})
 	m, err := newMetrics(reg, c.store)
 	if err != nil {
 		return nil, err

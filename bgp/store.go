@@ -42,8 +42,9 @@ type peerKey struct {
 }
 
 type peerEntry struct {
-	info  PeerInfo
-	paths pathTable
+	info   PeerInfo
+	paths  pathTable
+	staged *stagedTable // an initial table arriving (store_staged.go)
 }
 
 // Store holds every path received, per peer. It is safe for concurrent use and
@@ -158,6 +159,9 @@ func (s *Store) PeerDown(peer netip.Addr, state string, keep time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e := s.entry(peer)
+	if e.staged != nil { // what arrived before the session ended, then the end
+		s.publish(e)
+	}
 	e.info.State, e.info.Since, e.info.EndOfRIB = state, s.now(), nil
 	if keep <= 0 || e.paths.len() == 0 {
 		s.drop(e, nil)
@@ -173,7 +177,7 @@ func (s *Store) PeerDown(peer netip.Addr, state string, keep time.Duration) {
 func (s *Store) Forget(peer netip.Addr) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if e, ok := s.peers[peerKey{addr: peer}]; ok && e.paths.len() == 0 {
+	if e, ok := s.peers[peerKey{addr: peer}]; ok && e.paths.len() == 0 && e.staged == nil {
 		delete(s.peers, peerKey{addr: peer})
 		s.bump()
 	}

@@ -49,18 +49,6 @@ func newPathTable() pathTable {
 	return pathTable{v4: map[v4Key]uint32{}, v6: map[v6Key]uint32{}}
 }
 
-// reserve makes room for v4 and v6 more paths in a table that has none of
-// that family yet (an initial table: a map grown to a million paths one
-// insert at a time is rebuilt some twenty times on the way).
-func (t *pathTable) reserve(v4, v6 int) {
-	if v4 > 0 && len(t.v4) == 0 {
-		t.v4 = make(map[v4Key]uint32, v4)
-	}
-	if v6 > 0 && len(t.v6) == 0 {
-		t.v6 = make(map[v6Key]uint32, v6)
-	}
-}
-
 func (t *pathTable) len() int { return len(t.v4) + len(t.v6) + len(t.other) }
 
 // put stores a path and returns the value it replaced (ok false when none).
@@ -244,14 +232,6 @@ func (s *Store) updateKey(k peerKey, attrs *validator.Route, announced, withdraw
 	s.bump()
 }
 
-// reservePaths sizes a direct peer's tables for an initial table of v4 IPv4
-// and v6 IPv6 paths about to be applied.
-func (s *Store) reservePaths(peer netip.Addr, v4, v6 int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.entry(peer).paths.reserve(v4, v6)
-}
-
 // DropFamily removes a peer's paths of one address family (IPv6 or IPv4).
 func (s *Store) DropFamily(peer netip.Addr, isV6 bool) {
 	s.mu.Lock()
@@ -261,5 +241,6 @@ func (s *Store) DropFamily(peer netip.Addr, isV6 bool) {
 		return
 	}
 	s.drop(e, func(p netip.Prefix, _ bool) bool { return p.Addr().Is6() == isV6 })
+	s.dropStaged(e, isV6)
 	s.bump()
 }

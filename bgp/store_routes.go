@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"slices"
 
+	"github.com/routewarden/routewarden/internal/radix"
 	"github.com/routewarden/routewarden/validator"
 )
 
@@ -124,7 +125,16 @@ func (l *sortedPaths) add(peer int32, t *pathTable) {
 	}
 }
 
-func (l *sortedPaths) sorted4() []path4 { return sortPaths4(l.v4) }
+// sorted4 sorts the IPv4 paths by key, then path ID, by radix (a million
+// paths on every snapshot: a comparison sort took ~0.3 s of it). Sorting by
+// path ID first, and stably by key after, breaks the key's ties by path ID.
+func (l *sortedPaths) sorted4() []path4 {
+	ps := l.v4
+	if slices.ContainsFunc(ps, func(p path4) bool { return p.id != 0 }) { // ADD-PATH
+		ps = radix.Sort(ps, func(p *path4) uint64 { return uint64(p.id) })
+	}
+	return radix.Sort(ps, func(p *path4) uint64 { return p.key })
+}
 
 func (l *sortedPaths) sorted6() []path6 {
 	slices.SortFunc(l.v6, func(a, b path6) int {

@@ -2,7 +2,6 @@ package bgp
 
 import (
 	"net/netip"
-	"slices"
 	"sync"
 	"time"
 
@@ -10,23 +9,38 @@ import (
 )
 
 // pathBatch is what one UPDATE brought from one peer: the announced paths
-// share attrs (its Prefix and PathID unset).
+// share attrs (its Prefix and PathID unset). The feed's decoder reuses its
+// slices: whoever keeps a batch copies it.
 type pathBatch struct {
 	attrs                validator.Route
 	announced, withdrawn []NLRI
 }
 
-// owned is b with its own copies of the slices the feed's decoder reuses, for
-// holding it back (a held path costs its 40-byte NLRI).
-func (b *pathBatch) owned() *pathBatch {
-	o := &pathBatch{attrs: b.attrs, announced: slices.Clone(b.announced), withdrawn: slices.Clone(b.withdrawn)}
-	o.attrs.ASPath, o.attrs.Communities = slices.Clone(b.attrs.ASPath), slices.Clone(b.attrs.Communities)
-	return o
+// syncStore is where initialSync sends a peer's paths: straight in (apply),
+// or, during the peer's initial sync, into its staged table (stage), which
+// publish makes its paths.
+type syncStore interface {
+	apply(peer netip.Addr, b *pathBatch)
+	stage(peer netip.Addr, b *pathBatch)
+	publish(peer netip.Addr)
 }
 
+// storeSync is the Store as a syncStore.
+type storeSync struct{ s *Store }
+
+func (t storeSync) apply(peer netip.Addr, b *pathBatch) {
+	t.s.UpdatePaths(peer, &b.attrs, b.announced, b.withdrawn)
+}
+
+func (t storeSync) stage(peer netip.Addr, b *pathBatch) {
+	t.s.stagePaths(peer, &b.attrs, b.announced, b.withdrawn)
+}
+
+func (t storeSync) publish(peer netip.Addr) { t.s.publishStaged(peer) }
+
 // Initial-sync batching: while a peer sends its initial table (from
-// Established until its End-of-RIB), its paths are held back and handed to
-// the store in one go at End-of-RIB, instead of one store update per UPDATE
+// Established until its End-of-RIB), its paths are staged in the store and
+// published in one go at End-of-RIB, instead of one store update per UPDATE
 // message. Every store update wakes the validation loop, and validating a
 // half-received table is wasted work (a million routes arrive in seconds; each
 // validation of the partial table costs a snapshot and a missing-route finding
@@ -40,29 +54,25 @@ const (
 )
 
 type syncPeer struct {
-	batches []*pathBatch
-	first   time.Time
-	timer   *time.Timer
+	first time.Time // the first staged update
+	timer *time.Timer
 }
 
-// initialSync holds the paths of peers in their initial sync. apply hands a
-// batch to the store; it is called with mu held, so batches reach the store
-// in the order they arrived whichever goroutine flushes.
+// initialSync stages the paths of peers in their initial sync. Its store is
+// called with mu held, so a peer's paths reach it in the order they arrived
+// whichever goroutine publishes.
 type initialSync struct {
-	mu    sync.Mutex
-	peers map[netip.Addr]*syncPeer
-	apply func(peer netip.Addr, b *pathBatch)
-	// reserve, when set, is told how many IPv4 and IPv6 paths a flush is
-	// about to apply (the store sizes its tables once, not by regrowing).
-	reserve       func(peer netip.Addr, v4, v6 int)
+	mu            sync.Mutex
+	peers         map[netip.Addr]*syncPeer
+	store         syncStore
 	settle, limit time.Duration
 }
 
-func newInitialSync(apply func(netip.Addr, *pathBatch)) *initialSync {
-	return &initialSync{peers: map[netip.Addr]*syncPeer{}, apply: apply, settle: syncSettle, limit: syncMaxHold}
+func newInitialSync(store syncStore) *initialSync {
+	return &initialSync{peers: map[netip.Addr]*syncPeer{}, store: store, settle: syncSettle, limit: syncMaxHold}
 }
 
-// peerUp starts holding back the peer's paths.
+// peerUp starts staging the peer's paths.
 func (s *initialSync) peerUp(peer netip.Addr) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -70,20 +80,20 @@ func (s *initialSync) peerUp(peer netip.Addr) {
 	s.peers[peer] = &syncPeer{}
 }
 
-// update holds b back while the peer is in its initial sync, else applies it.
+// update stages b while the peer is in its initial sync, else applies it.
 func (s *initialSync) update(peer netip.Addr, b *pathBatch) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sp, ok := s.peers[peer]
 	if !ok {
-		s.apply(peer, b)
+		s.store.apply(peer, b)
 		return
 	}
 	now := time.Now()
-	if len(sp.batches) == 0 {
+	if sp.first.IsZero() {
 		sp.first = now
 	}
-	sp.batches = append(sp.batches, b.owned())
+	s.store.stage(peer, b)
 	if now.Sub(sp.first) >= s.limit {
 		s.flushLocked(peer)
 		return
@@ -105,7 +115,7 @@ func (s *initialSync) flushIfQuiet(peer netip.Addr, sp *syncPeer) {
 	}
 }
 
-// endOfRIB flushes the peer's held paths, then runs eor (the store's End-of-RIB).
+// endOfRIB publishes the peer's staged paths, then runs eor (the store's End-of-RIB).
 func (s *initialSync) endOfRIB(peer netip.Addr, eor func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -113,7 +123,7 @@ func (s *initialSync) endOfRIB(peer netip.Addr, eor func()) {
 	eor()
 }
 
-// flush hands the peer's held paths to the store and ends its initial sync.
+// flush publishes the peer's staged paths and ends its initial sync.
 func (s *initialSync) flush(peer netip.Addr) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -129,21 +139,5 @@ func (s *initialSync) flushLocked(peer netip.Addr) {
 	if sp.timer != nil {
 		sp.timer.Stop()
 	}
-	if s.reserve != nil {
-		v4, v6 := 0, 0
-		for _, b := range sp.batches {
-			for _, n := range b.announced {
-				if n.Prefix.Addr().Is4() {
-					v4++
-				} else {
-					v6++
-				}
-			}
-		}
-		s.reserve(peer, v4, v6)
-	}
-	for i, b := range sp.batches {
-		sp.batches[i] = nil // let the held paths go as they are applied
-		s.apply(peer, b)
-	}
+	s.store.publish(peer)
 }

@@ -1,9 +1,7 @@
 package validator
 
 import (
-	"cmp"
 	"net/netip"
-	"slices"
 	"sync"
 )
 
@@ -137,14 +135,7 @@ func (a akey) holds(b akey) bool {
 }
 
 func newAllocTable(allocs []Allocation) *allocTable {
-	t := &allocTable{all: allocs, sorted: make([]int32, len(allocs)), blocks4: new([1 << 16 / 64]uint64)}
-	for i := range t.sorted {
-		t.sorted[i] = int32(i)
-	}
-	slices.SortFunc(t.sorted, func(i, j int32) int {
-		a, b := &allocs[i], &allocs[j]
-		return cmp.Or(comparePrefix(a.Prefix, b.Prefix), cmp.Compare(a.Node, b.Node))
-	})
+	t := &allocTable{all: allocs, sorted: sortAllocations(allocs), blocks4: new([1 << 16 / 64]uint64)}
 	n := len(allocs) // most allocations are distinct prefixes: no regrowing
 	t.keys, t.first, t.parent = make([]akey, 0, n), make([]int32, 0, n+1), make([]int32, 0, n)
 	var stack []int32

@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// TestSortPaths4 compares the radix sort with a comparison sort, on tables
-// where every byte varies and where most bytes are the same for all paths.
+// TestSortPaths4 compares the store's order of IPv4 paths with a comparison
+// sort, on tables where every byte varies and where most bytes are the same for
+// all paths.
 func TestSortPaths4(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, tc := range []struct {
@@ -36,7 +37,7 @@ func TestSortPaths4(t *testing.T) {
 				}
 				return cmp.Compare(a.id, b.id)
 			})
-			got := sortPaths4(ps)
+			got := (&sortedPaths{v4: ps}).sorted4()
 			for i := range got {
 				if got[i].key != want[i].key || got[i].id != want[i].id {
 					t.Fatalf("at %d: key %x id %d, want key %x id %d", i, got[i].key, got[i].id, want[i].key, want[i].id)

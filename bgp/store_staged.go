@@ -1,0 +1,90 @@
+package bgp
+
+import (
+	"net/netip"
+
+	"github.com/routewarden/routewarden/validator"
+)
+
+// Staging: while a peer sends its initial table (initialSync), its paths go
+// into a table of their own, which Routes, Len, Peers and Version ignore, and
+// become the peer's paths at once when the table is published (End-of-RIB).
+// Publishing into a peer without paths is a swap; otherwise (paths kept
+// stale through a graceful restart) the staged paths replace them one by
+// one. So a million paths are stored while they arrive, on the route feed's
+// goroutine, instead of all after End-of-RIB, and are never held twice.
+type stagedTable struct {
+	paths pathTable
+	// withdrawn are withdrawals of paths the peer's visible table held when
+	// they came, applied to it at publication (before the staged paths).
+	withdrawn []pathKey
+}
+
+// stagePaths is UpdatePaths for a direct peer in its initial sync: nothing
+// changes for readers until publishStaged.
+func (s *Store) stagePaths(peer netip.Addr, attrs *validator.Route, announced, withdrawn []NLRI) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.entry(peer)
+	if e.staged == nil {
+		e.staged = &stagedTable{paths: newPathTable()}
+	}
+	st := e.staged
+	for _, n := range withdrawn {
+		if old, ok := st.paths.del(n.Prefix, n.PathID); ok {
+			s.attrs.unref(old &^ staleBit)
+		}
+		if e.paths.len() > 0 {
+			st.withdrawn = append(st.withdrawn, pathKey{n.Prefix, n.PathID})
+		}
+	}
+	if len(announced) > 0 {
+		set := s.attrs.ref(attrs, len(announced))
+		for _, n := range announced {
+			if old, ok := st.paths.put(n.Prefix, n.PathID, set); ok {
+				s.attrs.unref(old &^ staleBit)
+			}
+		}
+	}
+}
+
+// publishStaged makes a peer's staged paths its paths.
+func (s *Store) publishStaged(peer netip.Addr) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e, ok := s.peers[peerKey{addr: peer}]; ok && e.staged != nil {
+		s.publish(e)
+		s.bump()
+	}
+}
+
+func (s *Store) publish(e *peerEntry) {
+	st := e.staged
+	e.staged = nil
+	for _, k := range st.withdrawn {
+		s.withdraw(e, k.prefix, k.id)
+	}
+	if e.paths.len() == 0 {
+		e.paths = st.paths
+	} else {
+		st.paths.each(func(p netip.Prefix, id, v uint32) (uint32, bool) {
+			s.announce(e, p, id, v) // the staged path's reference moves with it
+			return v, true
+		})
+	}
+	e.info.Routes = e.paths.len()
+}
+
+// dropStaged drops the staged paths of one address family.
+func (s *Store) dropStaged(e *peerEntry, isV6 bool) {
+	if e.staged == nil {
+		return
+	}
+	e.staged.paths.each(func(p netip.Prefix, _, v uint32) (uint32, bool) {
+		if p.Addr().Is6() != isV6 {
+			return v, true
+		}
+		s.attrs.unref(v &^ staleBit)
+		return 0, false
+	})
+}
