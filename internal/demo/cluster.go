@@ -26,13 +26,14 @@ func NewCluster(c validator.Cluster) *Cluster {
 	return &Cluster{c: c, changed: make(chan struct{}, 1)}
 }
 
-// Cluster implements continuous.ClusterSource.
+// Cluster implements continuous.ClusterSource as kube's Inventory does: a
+// shallow copy whose slices are shared with the callers, who must not modify
+// them (changes here replace the slices instead of writing into them), and
+// the tombstones copied.
 func (m *Cluster) Cluster(time.Time) (*validator.Cluster, uint64, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	c := m.c
-	c.Nodes = append([]validator.Node(nil), m.c.Nodes...)
-	c.CiliumNodes = append([]validator.CiliumNode(nil), m.c.CiliumNodes...)
 	c.Deleted = append([]validator.DeletedNode(nil), m.c.Deleted...)
 	return &c, m.version, nil
 }
