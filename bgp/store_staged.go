@@ -15,13 +15,16 @@ import (
 // goroutine, instead of all after End-of-RIB, and are never held twice.
 type stagedTable struct {
 	paths pathTable
-	// withdrawn are withdrawals of paths the peer's visible table held when
-	// they came, applied to it at publication (before the staged paths).
+	// withdrawn are the withdrawals that came while the peer's visible
+	// table had paths (stale ones, kept through a graceful restart),
+	// applied to it at publication, before the staged paths.
 	withdrawn []pathKey
 }
 
 // stagePaths is UpdatePaths for a direct peer in its initial sync: nothing
-// changes for readers until publishStaged.
+// changes for readers until publishStaged. While a peer stages, nothing else
+// may write its visible paths (initialSync sends all of a peer's UPDATEs one
+// way or the other, under its own lock), or publication would reorder them.
 func (s *Store) stagePaths(peer netip.Addr, attrs *validator.Route, announced, withdrawn []NLRI) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
