@@ -5,14 +5,6 @@ import (
 	"sync"
 )
 
-// Allocation is a CIDR allocated to a node: the CIDR the node routes.
-type Allocation struct {
-	Prefix netip.Prefix
-	Node   string
-	// Source names the field the allocation came from, for messages.
-	Source string
-}
-
 // allocTable answers "which allocations are equal to, cover, or lie inside this
 // prefix" with one binary search. CIDRs nest or are disjoint, so the distinct
 // allocated prefixes, sorted by address, form a forest: every allocation that
@@ -179,40 +171,6 @@ func (t *allocTable) inOrder() []Allocation {
 		out[i] = t.all[j]
 	}
 	return out
-}
-
-// allocationSources calls fn with each list of CIDRs a node routes, and the
-// field it comes from: the CiliumNode's under Cilium IPAM, Node.spec.podCIDRs
-// for nodes Cilium does not manage.
-func allocationSources(v *NodeView, mode IPAMMode, fn func(src string, ps []netip.Prefix)) {
-	switch {
-	case v.Cilium == nil && v.Node != nil:
-		fn("Node.spec.podCIDRs", v.Node.PodCIDRs)
-	case v.Cilium == nil:
-	case mode == IPAMMultiPool:
-		for _, pool := range v.Cilium.Pools {
-			fn("CiliumNode spec.ipam.pools.allocated (pool "+pool.Pool+")", pool.CIDRs)
-		}
-	case mode.AdvertisesPodCIDRs():
-		fn("CiliumNode spec.ipam.podCIDRs", v.Cilium.PodCIDRs)
-	}
-}
-
-// countAllocations returns how many CIDRs a node routes.
-func countAllocations(v *NodeView, mode IPAMMode) int {
-	n := 0
-	allocationSources(v, mode, func(_ string, ps []netip.Prefix) { n += len(ps) })
-	return n
-}
-
-// appendAllocations appends the CIDRs a node routes to dst.
-func appendAllocations(dst []Allocation, v *NodeView, mode IPAMMode) []Allocation {
-	allocationSources(v, mode, func(src string, ps []netip.Prefix) {
-		for _, p := range ps {
-			dst = append(dst, Allocation{Prefix: p, Node: v.Name, Source: src})
-		}
-	})
-	return dst
 }
 
 // pkey is a prefix as a flat map key: hashing netip.Prefix itself is slow

@@ -2,10 +2,53 @@ package validator
 
 import (
 	"cmp"
+	"net/netip"
 	"slices"
 
 	"github.com/routewarden/routewarden/internal/radix"
 )
+
+// Allocation is a CIDR allocated to a node: the CIDR the node routes.
+type Allocation struct {
+	Prefix netip.Prefix
+	Node   string
+	// Source names the field the allocation came from, for messages.
+	Source string
+}
+
+// allocationSources calls fn with each list of CIDRs a node routes, and the
+// field it comes from: the CiliumNode's under Cilium IPAM, Node.spec.podCIDRs
+// for nodes Cilium does not manage.
+func allocationSources(v *NodeView, mode IPAMMode, fn func(src string, ps []netip.Prefix)) {
+	switch {
+	case v.Cilium == nil && v.Node != nil:
+		fn("Node.spec.podCIDRs", v.Node.PodCIDRs)
+	case v.Cilium == nil:
+	case mode == IPAMMultiPool:
+		for _, pool := range v.Cilium.Pools {
+			fn("CiliumNode spec.ipam.pools.allocated (pool "+pool.Pool+")", pool.CIDRs)
+		}
+	case mode.AdvertisesPodCIDRs():
+		fn("CiliumNode spec.ipam.podCIDRs", v.Cilium.PodCIDRs)
+	}
+}
+
+// countAllocations returns how many CIDRs a node routes.
+func countAllocations(v *NodeView, mode IPAMMode) int {
+	n := 0
+	allocationSources(v, mode, func(_ string, ps []netip.Prefix) { n += len(ps) })
+	return n
+}
+
+// appendAllocations appends the CIDRs a node routes to dst.
+func appendAllocations(dst []Allocation, v *NodeView, mode IPAMMode) []Allocation {
+	allocationSources(v, mode, func(src string, ps []netip.Prefix) {
+		for _, p := range ps {
+			dst = append(dst, Allocation{Prefix: p, Node: v.Name, Source: src})
+		}
+	})
+	return dst
+}
 
 // sortAllocations returns the indexes of allocs ordered by prefix, then node.
 // Masked IPv4 CIDRs, most of a cluster's, are sorted by radix on their
