@@ -86,12 +86,18 @@ func checkDeployment(t *testing.T, c chartCase, dep kubeObject, appVersion strin
 	if c.replicas == 1 && spec["affinity"] != nil {
 		t.Errorf("affinity %v with one replica", spec["affinity"])
 	}
-	// The router ID: from the config, or the pod's IP.
-	var routerIDEnv any
+	// The router ID: from the config, or the pod's IP. The Go runtime's memory limit: the container's.
+	var routerIDEnv, memLimitEnv any
 	for _, e := range asList(ctr["env"]) {
-		if dig(e, "name") == "ROUTEWARDEN_BGP_ROUTERID" {
+		switch dig(e, "name") {
+		case "ROUTEWARDEN_BGP_ROUTERID":
 			routerIDEnv = dig(e, "valueFrom", "fieldRef", "fieldPath")
+		case "GOMEMLIMIT":
+			memLimitEnv = dig(e, "valueFrom", "resourceFieldRef", "resource")
 		}
+	}
+	if memLimitEnv != "limits.memory" {
+		t.Errorf("GOMEMLIMIT from %v: want the container's limits.memory", memLimitEnv)
 	}
 	if c.hostNetwork == (routerIDEnv != nil) || (routerIDEnv != nil && routerIDEnv != "status.podIP") {
 		t.Errorf("ROUTEWARDEN_BGP_ROUTERID from %v: want status.podIP exactly when not hostNetwork", routerIDEnv)

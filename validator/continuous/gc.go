@@ -22,7 +22,9 @@ import (
 // collector held back until the process has grown by gcHeadroomPerRoute a
 // route (a memory limit set for the duration, so garbage from elsewhere,
 // GoBGP receiving another peer's table, still gets collected past it).
-// The previous settings (GOGC, GOMEMLIMIT) come back when it returns.
+// The previous settings (GOGC, GOMEMLIMIT) come back when it returns, and a
+// memory limit already set (the Helm chart sets GOMEMLIMIT to the container's
+// memory limit) is never raised: near it the collector runs as before.
 const (
 	deferGCMin         = 100_000
 	gcHeadroomPerRoute = 1024
