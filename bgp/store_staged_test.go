@@ -87,3 +87,33 @@ func TestStoreStagedTable(t *testing.T) {
 		})
 	}
 }
+
+// TestInitialSyncStagesInTheStore drives initialSync against a real Store:
+// during the initial sync readers see nothing of the new table, at End-of-RIB
+// all of it (the End-of-RIB itself after the paths), and afterwards updates
+// go straight in.
+func TestInitialSyncStagesInTheStore(t *testing.T) {
+	peer := netip.MustParseAddr("127.0.0.2")
+	s := NewStore()
+	initial := newInitialSync(storeSync{s})
+	s.PeerUp(PeerInfo{Address: peer, State: "established"})
+	initial.peerUp(peer)
+	batch := func(p string) *pathBatch {
+		return &pathBatch{attrs: validator.Route{Peer: peer, NextHop: peer},
+			announced: []NLRI{{Prefix: netip.MustParsePrefix(p)}}}
+	}
+	initial.update(peer, batch("10.0.1.0/24"))
+	initial.update(peer, batch("10.0.2.0/24"))
+	if n := s.Len(); n != 0 || s.Peers()[0].Routes != 0 {
+		t.Fatalf("during the initial sync the store shows %d paths, want 0", n)
+	}
+	var atEoR int
+	initial.endOfRIB(peer, func() { atEoR = s.Len(); s.EndOfRIB(peer, "ipv4-unicast", false) })
+	if atEoR != 2 || s.Len() != 2 || s.Peers()[0].Routes != 2 {
+		t.Fatalf("at End-of-RIB %d paths, after it %d (peer counts %d); want 2", atEoR, s.Len(), s.Peers()[0].Routes)
+	}
+	initial.update(peer, batch("10.0.3.0/24"))
+	if s.Len() != 3 {
+		t.Fatalf("after the initial sync an update did not reach the store: %d paths", s.Len())
+	}
+}
