@@ -42,6 +42,7 @@ type peerKey struct {
 }
 
 type peerEntry struct {
+	key    peerKey
 	info   PeerInfo
 	paths  pathTable
 	staged *stagedTable // an initial table arriving (store_staged.go)
@@ -53,6 +54,7 @@ type Store struct {
 	mu      sync.RWMutex
 	peers   map[peerKey]*peerEntry
 	attrs   *interner
+	log     changeLog // store_changes.go
 	version uint64
 	changed chan struct{}
 	now     func() time.Time
@@ -79,7 +81,7 @@ func (s *Store) entry(peer netip.Addr) *peerEntry { return s.entryKey(peerKey{ad
 func (s *Store) entryKey(k peerKey) *peerEntry {
 	e, ok := s.peers[k]
 	if !ok {
-		e = &peerEntry{info: PeerInfo{Address: k.addr, State: "unknown"}, paths: newPathTable()}
+		e = &peerEntry{key: k, info: PeerInfo{Address: k.addr, State: "unknown"}, paths: newPathTable()}
 		s.peers[k] = e
 	}
 	return e
@@ -104,23 +106,32 @@ func (s *Store) Update(peer netip.Addr, announced []validator.Route, withdrawn [
 func (s *Store) withdraw(e *peerEntry, p netip.Prefix, id uint32) {
 	if old, ok := e.paths.del(p, id); ok {
 		s.attrs.unref(old &^ staleBit)
+		s.logChange(e, p, id)
 	}
 }
 
 // announce stores a path whose attribute set is already referenced.
 func (s *Store) announce(e *peerEntry, p netip.Prefix, id, set uint32) {
-	if old, ok := e.paths.put(p, id, set); ok {
+	old, ok := e.paths.put(p, id, set)
+	if ok {
 		s.attrs.unref(old &^ staleBit)
+	}
+	if !ok || old != set {
+		s.logChange(e, p, id)
 	}
 }
 
 // drop removes a peer's paths (all, or only the stale ones of a family).
 func (s *Store) drop(e *peerEntry, match func(p netip.Prefix, stale bool) bool) {
-	e.paths.each(func(p netip.Prefix, _ uint32, v uint32) (uint32, bool) {
+	logEach := s.logsEach(e.paths.len())
+	e.paths.each(func(p netip.Prefix, id uint32, v uint32) (uint32, bool) {
 		if match != nil && !match(p, v&staleBit != 0) {
 			return v, true
 		}
 		s.attrs.unref(v &^ staleBit)
+		if logEach {
+			s.logChange(e, p, id)
+		}
 		return 0, false
 	})
 	e.info.Routes = e.paths.len()
@@ -167,7 +178,13 @@ func (s *Store) PeerDown(peer netip.Addr, state string, keep time.Duration) {
 		s.drop(e, nil)
 		e.info.StaleUntil = time.Time{}
 	} else {
-		e.paths.each(func(_ netip.Prefix, _ uint32, v uint32) (uint32, bool) { return v | staleBit, true })
+		logEach := s.logsEach(e.paths.len())
+		e.paths.each(func(p netip.Prefix, id uint32, v uint32) (uint32, bool) {
+			if logEach {
+				s.logChange(e, p, id)
+			}
+			return v | staleBit, true
+		})
 		e.info.StaleUntil = s.now().Add(keep)
 	}
 	s.bump()

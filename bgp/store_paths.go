@@ -74,6 +74,20 @@ func (t *pathTable) put(p netip.Prefix, id, v uint32) (old uint32, ok bool) {
 	return old, ok
 }
 
+// get returns a path's value (ok false when there is none).
+func (t *pathTable) get(p netip.Prefix, id uint32) (v uint32, ok bool) {
+	a := p.Addr()
+	switch {
+	case p.IsValid() && a.Is4():
+		v, ok = t.v4[newV4Key(a.As4(), uint8(p.Bits()), id)]
+	case p.IsValid() && a.Is6() && a.Zone() == "":
+		v, ok = t.v6[v6Key{addr: a.As16(), bits: uint8(p.Bits()), id: id}]
+	default:
+		v, ok = t.other[pathKey{p, id}]
+	}
+	return v, ok
+}
+
 // del removes a path and returns its value (ok false when there was none).
 func (t *pathTable) del(p netip.Prefix, id uint32) (old uint32, ok bool) {
 	a := p.Addr()

@@ -69,7 +69,14 @@ func (s *Store) publish(e *peerEntry) {
 	}
 	if e.paths.len() == 0 {
 		e.paths = st.paths
+		if s.logsEach(e.paths.len()) {
+			e.paths.each(func(p netip.Prefix, id, v uint32) (uint32, bool) {
+				s.logChange(e, p, id)
+				return v, true
+			})
+		}
 	} else {
+		s.logsEach(st.paths.len()) // announce logs each unless this starts the log over
 		st.paths.each(func(p netip.Prefix, id, v uint32) (uint32, bool) {
 			s.announce(e, p, id, v) // the staged path's reference moves with it
 			return v, true

@@ -67,6 +67,38 @@ func (c *engineCache) validate(cluster *validator.Cluster, version uint64, route
 	return c.engine.Result()
 }
 
+// catchUp brings the engine up to date from the route source's changes when
+// the cluster and the options are the engine's and the change is small: what
+// a validation after a few route events costs then is those events, where
+// copying the table out of the store would cost ~0.3 s and 170 MB at a million
+// routes. ok is false when the caller must validate the whole table.
+func (c *engineCache) catchUp(cluster *validator.Cluster, version uint64, opts validator.Options,
+	src ChangeSource) (validator.Result, bool) {
+	now := opts.Now
+	opts.Now = time.Time{}
+	if c.engine == nil || !c.routesKnown || version != c.version || !sameTombstones(cluster.Deleted, c.deleted) ||
+		!reflect.DeepEqual(opts, c.opts) {
+		return validator.Result{}, false
+	}
+	changed, gone, rv, ok := src.Changes(c.routesVersion)
+	if !ok || len(changed)+len(gone) > maxCatchUp {
+		return validator.Result{}, false
+	}
+	c.engine.SetNow(now)
+	for _, r := range gone {
+		c.engine.WithdrawRoute(r)
+	}
+	for _, r := range changed {
+		c.engine.AddRoute(r)
+	}
+	c.routesVersion = rv
+	return c.engine.Result(), true
+}
+
+// maxCatchUp is the largest change catchUp applies route by route; a larger
+// one goes through Sync, which may rebuild the engine instead.
+const maxCatchUp = 4096
+
 func sameTombstones(a, b []validator.DeletedNode) bool {
 	return slices.EqualFunc(a, b, func(x, y validator.DeletedNode) bool {
 		return x.Name == y.Name && x.DeletedAt.Equal(y.DeletedAt) && slices.Equal(x.Addresses, y.Addresses) &&

@@ -27,6 +27,14 @@ type FreshRouteSource interface {
 	Len() int
 }
 
+// ChangeSource is a FreshRouteSource that can also say what changed since a
+// version: the routes changed (as they are now) and gone (identities only),
+// with the current version; ok false when it cannot, and the loop copies the
+// whole table instead.
+type ChangeSource interface {
+	Changes(since uint64) (changed, gone []validator.Route, version uint64, ok bool)
+}
+
 // InventoryStatus says whether the cluster inventory can be trusted.
 type InventoryStatus struct {
 	Synced    bool      `json:"synced"`
@@ -227,6 +235,11 @@ func (l *Loop) validate(cluster *validator.Cluster, version uint64, opts validat
 	}
 	if res, ok := l.engines.unchanged(cluster, version, fresh.Version(), opts); ok {
 		return res
+	}
+	if src, ok := l.routes.(ChangeSource); ok {
+		if res, ok := l.engines.catchUp(cluster, version, opts, src); ok {
+			return res
+		}
 	}
 	var res validator.Result
 	run := func() {
