@@ -27,9 +27,15 @@ type pathChange struct {
 	id      uint32
 }
 
-// logChange records that a path of e changed in the version being made.
+// logChange records that a path of e changed in the version being made. A
+// BMP-monitored peer's change starts the log over instead: its identity can be
+// a direct peer's, which a reader catching up could confuse with it.
 func (s *Store) logChange(e *peerEntry, p netip.Prefix, id uint32) {
 	l := &s.log
+	if e.key.router.IsValid() {
+		s.log = changeLog{from: s.version + 1, entries: l.entries[:0]}
+		return
+	}
 	if len(l.entries) >= maxChangeLog {
 		half := len(l.entries) / 2
 		l.from = l.entries[half-1].version

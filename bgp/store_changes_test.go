@@ -80,10 +80,19 @@ func TestStoreChangesCatchUp(t *testing.T) {
 	if caughtUp == 0 {
 		t.Fatal("Changes never answered")
 	}
+	// A BMP-monitored peer with a direct peer's address: no answer while it is
+	// there, nor across its going (its paths' identities are the direct peer's).
 	s := NewStore()
-	s.MonitoredUp(MonitoredPeer{Router: peers[0], Address: peers[1]}, PeerInfo{Address: peers[1]})
+	mp := MonitoredPeer{Router: peers[0], Address: peers[1]}
+	s.MonitoredUp(mp, PeerInfo{Address: peers[1]})
+	s.MonitoredUpdate(mp, &validator.Route{Peer: peers[1]}, []NLRI{{Prefix: netip.MustParsePrefix("10.0.0.0/24")}}, nil)
 	if _, _, _, ok := s.Changes(0); ok {
 		t.Error("Changes answered for a store with a BMP-monitored peer")
+	}
+	before := s.Version()
+	s.MonitoredDown(mp)
+	if _, _, _, ok := s.Changes(before); ok {
+		t.Error("Changes answered across a BMP-monitored peer's going")
 	}
 }
 
