@@ -19,14 +19,7 @@ import (
 func TestStoreChangesCatchUp(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	peers := []netip.Addr{netip.MustParseAddr("127.0.0.2"), netip.MustParseAddr("127.0.0.3")}
-	prefixes := []string{"10.0.0.0/24", "10.0.1.0/24", "10.0.2.0/24", "fd00::/64", "fd00:1::/64"}
-	randNLRI := func() []NLRI {
-		var out []NLRI
-		for range r.IntN(4) {
-			out = append(out, NLRI{Prefix: netip.MustParsePrefix(prefixes[r.IntN(len(prefixes))]), PathID: uint32(r.IntN(2))})
-		}
-		return out
-	}
+	randNLRI := func() []NLRI { return randomNLRI(r) }
 	caughtUp := 0
 	for round := range 300 {
 		s := NewStore()
@@ -94,6 +87,17 @@ func TestStoreChangesCatchUp(t *testing.T) {
 	if _, _, _, ok := s.Changes(before); ok {
 		t.Error("Changes answered across a BMP-monitored peer's going")
 	}
+}
+
+// randomNLRI returns up to three paths of a few IPv4 and IPv6 prefixes, with
+// ADD-PATH IDs 0 and 1, repeats possible.
+func randomNLRI(r *rand.Rand) []NLRI {
+	prefixes := []string{"10.0.0.0/24", "10.0.1.0/24", "10.0.2.0/24", "fd00::/64", "fd00:1::/64"}
+	var out []NLRI
+	for range r.IntN(4) {
+		out = append(out, NLRI{Prefix: netip.MustParsePrefix(prefixes[r.IntN(len(prefixes))]), PathID: uint32(r.IntN(2))})
+	}
+	return out
 }
 
 // table returns the store's paths by identity, and its version.
