@@ -13,16 +13,18 @@ import (
 // It keeps the last maxChangeLog changes; a reader further behind, or a
 // store with BMP-monitored peers (whose paths can share an identity with a
 // direct peer's), gets the whole table instead.
-const maxChangeLog = 1 << 14
+const maxChangeLog = 1 << 13 // ~600 KB
 
 type changeLog struct {
 	from    uint64 // the changes after this version are all in entries
 	entries []pathChange
 }
 
+// pathChange is a change of a direct peer's path (a BMP-monitored peer's
+// starts the log over).
 type pathChange struct {
 	version uint64 // the version the change is part of
-	key     peerKey
+	peer    netip.Addr
 	prefix  netip.Prefix
 	id      uint32
 }
@@ -41,7 +43,7 @@ func (s *Store) logChange(e *peerEntry, p netip.Prefix, id uint32) {
 		l.from = l.entries[half-1].version
 		l.entries = append(l.entries[:0], l.entries[half:]...)
 	}
-	l.entries = append(l.entries, pathChange{version: s.version + 1, key: e.key, prefix: p, id: id})
+	l.entries = append(l.entries, pathChange{version: s.version + 1, peer: e.key.addr, prefix: p, id: id})
 }
 
 // logsEach reports whether a change of up to n paths in the version being
@@ -71,22 +73,22 @@ func (s *Store) Changes(since uint64) (changed, gone []validator.Route, version 
 		}
 	}
 	type identity struct {
-		key    peerKey
+		peer   netip.Addr
 		prefix netip.Prefix
 		id     uint32
 	}
 	seen := map[identity]bool{}
 	for i := len(s.log.entries) - 1; i >= 0 && s.log.entries[i].version > since; i-- {
 		c := s.log.entries[i]
-		if id := (identity{c.key, c.prefix, c.id}); !seen[id] {
+		if id := (identity{c.peer, c.prefix, c.id}); !seen[id] {
 			seen[id] = true
-			if e, held := s.peers[c.key]; held {
+			if e, held := s.peers[peerKey{addr: c.peer}]; held {
 				if v, held := e.paths.get(c.prefix, c.id); held {
 					changed = append(changed, s.attrs.route(c.prefix, c.id, v))
 					continue
 				}
 			}
-			gone = append(gone, validator.Route{Prefix: c.prefix, Peer: c.key.addr, PathID: c.id})
+			gone = append(gone, validator.Route{Prefix: c.prefix, Peer: c.peer, PathID: c.id})
 		}
 	}
 	return changed, gone, s.version, true
