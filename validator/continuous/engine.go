@@ -28,12 +28,19 @@ type engineCache struct {
 // cluster nor the options changed since, and no tombstone can age.
 func (c *engineCache) unchanged(cluster *validator.Cluster, version, routesVersion uint64,
 	opts validator.Options) (validator.Result, bool) {
-	opts.Now = time.Time{}
-	if c.engine == nil || !c.routesKnown || routesVersion != c.routesVersion || version != c.version ||
-		len(cluster.Deleted) > 0 || len(c.deleted) > 0 || !reflect.DeepEqual(opts, c.opts) {
+	if !c.holds(cluster, version, opts) || !c.routesKnown || routesVersion != c.routesVersion ||
+		len(cluster.Deleted) > 0 {
 		return validator.Result{}, false
 	}
 	return c.engine.Result(), true
+}
+
+// holds reports whether the engine was built for this cluster (its version
+// and its tombstones) and these options (Now aside).
+func (c *engineCache) holds(cluster *validator.Cluster, version uint64, opts validator.Options) bool {
+	opts.Now = time.Time{}
+	return c.engine != nil && version == c.version && sameTombstones(cluster.Deleted, c.deleted) &&
+		reflect.DeepEqual(opts, c.opts)
 }
 
 // validate returns what validator.Validate(cluster, routes, opts) returns.
@@ -41,12 +48,8 @@ func (c *engineCache) unchanged(cluster *validator.Cluster, version, routesVersi
 // caller hands them over).
 func (c *engineCache) validate(cluster *validator.Cluster, version uint64, routes []validator.Route,
 	opts validator.Options, owned bool) validator.Result {
-	now := opts.Now
-	opts.Now = time.Time{}
 	c.routesKnown = false
-	if c.engine == nil || version != c.version || !sameTombstones(cluster.Deleted, c.deleted) ||
-		!reflect.DeepEqual(opts, c.opts) {
-		opts.Now = now
+	if !c.holds(cluster, version, opts) {
 		// The old engine (a copy of the table and its indexes) goes first.
 		c.engine = nil
 		if owned {
@@ -54,11 +57,11 @@ func (c *engineCache) validate(cluster *validator.Cluster, version uint64, route
 		} else {
 			c.engine = validator.NewEngine(cluster, routes, opts)
 		}
-		opts.Now = time.Time{}
 		c.version, c.deleted, c.opts = version, slices.Clone(cluster.Deleted), opts
+		c.opts.Now = time.Time{}
 		return c.engine.Result()
 	}
-	c.engine.SetNow(now)
+	c.engine.SetNow(opts.Now)
 	if owned {
 		c.engine.SyncOwned(routes)
 	} else {
@@ -74,17 +77,14 @@ func (c *engineCache) validate(cluster *validator.Cluster, version uint64, route
 // routes. ok is false when the caller must validate the whole table.
 func (c *engineCache) catchUp(cluster *validator.Cluster, version uint64, opts validator.Options,
 	src ChangeSource) (validator.Result, bool) {
-	now := opts.Now
-	opts.Now = time.Time{}
-	if c.engine == nil || !c.routesKnown || version != c.version || !sameTombstones(cluster.Deleted, c.deleted) ||
-		!reflect.DeepEqual(opts, c.opts) {
+	if !c.holds(cluster, version, opts) || !c.routesKnown {
 		return validator.Result{}, false
 	}
 	changed, gone, rv, ok := src.Changes(c.routesVersion)
 	if !ok || len(changed)+len(gone) > maxCatchUp {
 		return validator.Result{}, false
 	}
-	c.engine.SetNow(now)
+	c.engine.SetNow(opts.Now)
 	for _, r := range gone {
 		c.engine.WithdrawRoute(r)
 	}
