@@ -97,7 +97,7 @@ func (s *Store) Update(peer netip.Addr, announced []validator.Route, withdrawn [
 	}
 	for i := range announced {
 		r := &announced[i]
-		s.announce(e, r.Prefix, r.PathID, s.attrs.ref(r, 1))
+		s.announce(e, r.Prefix, r.PathID, s.attrs.ref(r.Attrs(), 1))
 	}
 	e.info.Routes = e.paths.len()
 	s.bump()

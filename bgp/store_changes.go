@@ -88,7 +88,7 @@ func (s *Store) Changes(since uint64) (changed, gone []validator.Route, version 
 					continue
 				}
 			}
-			gone = append(gone, validator.Route{Prefix: c.prefix, Peer: c.peer, PathID: c.id})
+			gone = append(gone, validator.Route{Prefix: c.prefix, Attributes: &validator.Attributes{Peer: c.peer}, PathID: c.id})
 		}
 	}
 	return changed, gone, s.version, true

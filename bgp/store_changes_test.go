@@ -28,7 +28,7 @@ func TestStoreChangesCatchUp(t *testing.T) {
 		held, version := table(s)
 		for step := range 30 {
 			peer := peers[r.IntN(len(peers))]
-			attrs := &validator.Route{Peer: peer, NextHop: peer, ASPath: []uint32{65000 + uint32(r.IntN(3))}}
+			attrs := &validator.Attributes{Peer: peer, NextHop: peer, ASPath: []uint32{65000 + uint32(r.IntN(3))}}
 			switch op := r.IntN(10); {
 			case op < 5:
 				s.UpdatePaths(peer, attrs, randNLRI(), randNLRI())
@@ -78,7 +78,7 @@ func TestStoreChangesCatchUp(t *testing.T) {
 	s := NewStore()
 	mp := MonitoredPeer{Router: peers[0], Address: peers[1]}
 	s.MonitoredUp(mp, PeerInfo{Address: peers[1]})
-	s.MonitoredUpdate(mp, &validator.Route{Peer: peers[1]}, []NLRI{{Prefix: netip.MustParsePrefix("10.0.0.0/24")}}, nil)
+	s.MonitoredUpdate(mp, &validator.Attributes{Peer: peers[1]}, []NLRI{{Prefix: netip.MustParsePrefix("10.0.0.0/24")}}, nil)
 	if _, _, _, ok := s.Changes(0); ok {
 		t.Error("Changes answered for a store with a BMP-monitored peer")
 	}

@@ -59,8 +59,8 @@ func (s *Store) SetMonitoredView(p MonitoredPeer, sysName, view string) {
 }
 
 // MonitoredUpdate applies one BGP UPDATE of a monitored peer: every announced
-// prefix gets the attributes of attrs (its Prefix, PathID and Stale are ignored).
-func (s *Store) MonitoredUpdate(p MonitoredPeer, attrs *validator.Route, announced, withdrawn []NLRI) {
+// prefix gets the attributes attrs.
+func (s *Store) MonitoredUpdate(p MonitoredPeer, attrs *validator.Attributes, announced, withdrawn []NLRI) {
 	s.updateKey(p.key(), attrs, announced, withdrawn)
 }
 

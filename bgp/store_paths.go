@@ -138,10 +138,10 @@ func (t *pathTable) each(f func(p netip.Prefix, id uint32, v uint32) (uint32, bo
 	}
 }
 
-// attrSet is an interned set of the attributes of a route other than its
-// prefix, path ID and staleness.
+// attrSet is an interned set of the attributes of a route: every route
+// rebuilt from its paths shares attrs.
 type attrSet struct {
-	route validator.Route
+	attrs *validator.Attributes
 	key   string
 	refs  int
 }
@@ -159,16 +159,15 @@ func newInterner() *interner { return &interner{byKey: map[string]uint32{}} }
 
 // ref returns the index of r's attribute set (created if new) and counts n
 // more references to it.
-func (in *interner) ref(r *validator.Route, n int) uint32 {
-	in.buf = attrKey(in.buf[:0], r)
+func (in *interner) ref(a *validator.Attributes, n int) uint32 {
+	in.buf = attrKey(in.buf[:0], a)
 	if i, ok := in.byKey[string(in.buf)]; ok {
 		in.sets[i].refs += n
 		return i
 	}
-	set := attrSet{route: *r, key: string(in.buf), refs: n}
-	set.route.Prefix, set.route.PathID, set.route.Stale = netip.Prefix{}, 0, false
-	set.route.ASPath = slices.Clip(slices.Clone(r.ASPath))
-	set.route.Communities = slices.Clip(slices.Clone(r.Communities))
+	own := *a // the caller's slices are its own to reuse
+	own.ASPath, own.Communities = slices.Clip(slices.Clone(a.ASPath)), slices.Clip(slices.Clone(a.Communities))
+	set := attrSet{attrs: &own, key: string(in.buf), refs: n}
 	var i uint32
 	if n := len(in.free); n > 0 {
 		i, in.free = in.free[n-1], in.free[:n-1]
@@ -194,14 +193,12 @@ func (in *interner) unref(i uint32) {
 
 // route rebuilds a route from a path.
 func (in *interner) route(p netip.Prefix, id, v uint32) validator.Route {
-	r := in.sets[v&^staleBit].route
-	r.Prefix, r.PathID, r.Stale = p, id, v&staleBit != 0
-	return r
+	return validator.Route{Prefix: p, Attributes: in.sets[v&^staleBit].attrs, PathID: id, Stale: v&staleBit != 0}
 }
 
-// attrKey encodes every field of a route but Prefix, PathID and Stale
-// (TestAttrKeyCoversRoute fails when validator.Route gains a field).
-func attrKey(b []byte, r *validator.Route) []byte {
+// attrKey encodes every attribute (TestAttrKeyCoversRoute fails when
+// validator.Attributes gains a field).
+func attrKey(b []byte, r *validator.Attributes) []byte {
 	b = appendAddr(b, r.NextHop)
 	b = appendAddr(b, r.Peer)
 	b = appendAddr(b, r.RouterID)
@@ -224,12 +221,12 @@ func appendAddr(b []byte, a netip.Addr) []byte {
 }
 
 // UpdatePaths applies one BGP UPDATE of a direct peer: every announced prefix
-// gets the attributes of attrs (its Prefix, PathID and Stale are ignored).
-func (s *Store) UpdatePaths(peer netip.Addr, attrs *validator.Route, announced, withdrawn []NLRI) {
+// gets the attributes attrs.
+func (s *Store) UpdatePaths(peer netip.Addr, attrs *validator.Attributes, announced, withdrawn []NLRI) {
 	s.updateKey(peerKey{addr: peer}, attrs, announced, withdrawn)
 }
 
-func (s *Store) updateKey(k peerKey, attrs *validator.Route, announced, withdrawn []NLRI) {
+func (s *Store) updateKey(k peerKey, attrs *validator.Attributes, announced, withdrawn []NLRI) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e := s.entryKey(k)

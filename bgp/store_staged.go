@@ -25,7 +25,7 @@ type stagedTable struct {
 // changes for readers until publishStaged. While a peer stages, nothing else
 // may write its visible paths (initialSync sends all of a peer's UPDATEs one
 // way or the other, under its own lock), or publication would reorder them.
-func (s *Store) stagePaths(peer netip.Addr, attrs *validator.Route, announced, withdrawn []NLRI) {
+func (s *Store) stagePaths(peer netip.Addr, attrs *validator.Attributes, announced, withdrawn []NLRI) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e := s.entry(peer)

@@ -21,8 +21,8 @@ func TestStoreStagedMatchesUpdates(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	peer := netip.MustParseAddr("127.0.0.2")
 	randNLRI := func() []NLRI { return randomNLRI(r) }
-	randAttrs := func() *validator.Route {
-		return &validator.Route{Peer: peer, NextHop: netip.MustParseAddr("10.1.0.1"), ASPath: []uint32{65000 + uint32(r.IntN(3))}}
+	randAttrs := func() *validator.Attributes {
+		return &validator.Attributes{Peer: peer, NextHop: netip.MustParseAddr("10.1.0.1"), ASPath: []uint32{65000 + uint32(r.IntN(3))}}
 	}
 	for round := range 3000 {
 		staged, direct := NewStore(), NewStore()

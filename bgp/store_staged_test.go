@@ -23,9 +23,8 @@ func TestStoreStagedTable(t *testing.T) {
 		}
 		return out
 	}
-	attrs := func() *validator.Route {
-		return &validator.Route{Peer: peer, NextHop: netip.MustParseAddr("10.1.0.1"), ASPath: []uint32{65010},
-			Communities: []string{"65010:1"}}
+	attrs := func() *validator.Attributes {
+		return &validator.Attributes{Peer: peer, NextHop: netip.MustParseAddr("10.1.0.1"), ASPath: []uint32{65010}, Communities: []string{"65010:1"}}
 	}
 	for _, tc := range []struct {
 		name   string
@@ -99,7 +98,7 @@ func TestInitialSyncStagesInTheStore(t *testing.T) {
 	s.PeerUp(PeerInfo{Address: peer, State: "established"})
 	initial.peerUp(peer)
 	batch := func(p string) *pathBatch {
-		return &pathBatch{attrs: validator.Route{Peer: peer, NextHop: peer},
+		return &pathBatch{attrs: validator.Attributes{Peer: peer, NextHop: peer},
 			announced: []NLRI{{Prefix: netip.MustParsePrefix(p)}}}
 	}
 	initial.update(peer, batch("10.0.1.0/24"))

@@ -14,8 +14,8 @@ import (
 
 func TestStoreGracefulRestart(t *testing.T) {
 	peer := netip.MustParseAddr("127.0.1.11")
-	v4 := validator.Route{Prefix: netip.MustParsePrefix("10.244.1.0/24"), Peer: peer}
-	v6 := validator.Route{Prefix: netip.MustParsePrefix("fd00:10:244:1::/64"), Peer: peer}
+	v4 := validator.Route{Prefix: netip.MustParsePrefix("10.244.1.0/24"), Attributes: &validator.Attributes{Peer: peer}}
+	v6 := validator.Route{Prefix: netip.MustParsePrefix("fd00:10:244:1::/64"), Attributes: &validator.Attributes{Peer: peer}}
 	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	cases := []struct {
 		name      string
@@ -68,7 +68,9 @@ func TestStoreGracefulRestart(t *testing.T) {
 // which stays set while any stale path is left.
 func TestStoreEndOfRIBPerFamily(t *testing.T) {
 	peer := netip.MustParseAddr("127.0.1.11")
-	route := func(p string) validator.Route { return validator.Route{Prefix: netip.MustParsePrefix(p), Peer: peer} }
+	route := func(p string) validator.Route {
+		return validator.Route{Prefix: netip.MustParsePrefix(p), Attributes: &validator.Attributes{Peer: peer}}
+	}
 	v4a, v4b := route("10.244.1.0/24"), route("10.244.2.0/24")
 	v6a, v6b := route("fd00:10:244:1::/64"), route("fd00:10:244:2::/64")
 	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
@@ -151,21 +153,20 @@ func TestStoreEndOfRIBPerFamily(t *testing.T) {
 // their attributes; replaced and withdrawn paths free their attribute sets.
 func TestStoreRoundTrip(t *testing.T) {
 	peer := netip.MustParseAddr("127.0.1.11")
-	base := validator.Route{Peer: peer, PeerASN: 65010, RouterID: peer, NextHop: netip.MustParseAddr("10.0.0.11"),
-		ASPath: []uint32{65010}, Communities: []string{"65010:1"}}
-	with := func(p string, id uint32, change func(*validator.Route)) validator.Route {
-		r := base
+	base := validator.Attributes{Peer: peer, PeerASN: 65010, RouterID: peer, NextHop: netip.MustParseAddr("10.0.0.11"), ASPath: []uint32{65010}, Communities: []string{"65010:1"}}
+	with := func(p string, id uint32, change func(*validator.Attributes)) validator.Route {
+		a := base
+		if change != nil {
+			change(&a)
+		}
+		r := validator.Route{Attributes: &a, PathID: id}
 		if p != "" {
 			r.Prefix = netip.MustParsePrefix(p)
 		}
-		r.PathID = id
-		if change != nil {
-			change(&r)
-		}
 		return r
 	}
-	other := func(r *validator.Route) {
-		r.NextHop, r.ASPath = netip.MustParseAddr("10.0.0.12"), []uint32{65010, 65011}
+	other := func(a *validator.Attributes) {
+		a.NextHop, a.ASPath = netip.MustParseAddr("10.0.0.12"), []uint32{65010, 65011}
 	}
 	cases := []struct {
 		name      string
@@ -196,7 +197,9 @@ func TestStoreRoundTrip(t *testing.T) {
 			}
 			s.Update(peer, nil, tc.withdrawn)
 			got, _ := s.Routes()
-			key := func(r validator.Route) string { return fmt.Sprintf("%+v", r) }
+			key := func(r validator.Route) string {
+				return fmt.Sprintf("%v #%d %v %+v", r.Prefix, r.PathID, r.Stale, *r.Attributes)
+			}
 			if !slices.Equal(sortedBy(got, key), sortedBy(tc.want, key)) {
 				t.Errorf("routes\n%v\nwant\n%v", got, tc.want)
 			}
@@ -227,9 +230,9 @@ func TestStoreMonitoredPeers(t *testing.T) {
 	node := netip.MustParseAddr("10.0.0.11")
 	tor1 := MonitoredPeer{Router: netip.MustParseAddr("10.0.0.1"), Address: node}
 	tor2 := MonitoredPeer{Router: netip.MustParseAddr("10.0.0.2"), Address: node}
-	attrs := &validator.Route{Peer: node, NextHop: node, PeerASN: 65010}
+	attrs := &validator.Attributes{Peer: node, NextHop: node, PeerASN: 65010}
 	s := NewStore()
-	s.Update(node, []validator.Route{{Prefix: netip.MustParsePrefix("10.244.0.0/24"), Peer: node}}, nil)
+	s.Update(node, []validator.Route{{Prefix: netip.MustParsePrefix("10.244.0.0/24"), Attributes: &validator.Attributes{Peer: node}}}, nil)
 	for _, p := range []MonitoredPeer{tor1, tor2} {
 		s.MonitoredUp(p, PeerInfo{Address: node, BMP: &BMPInfo{Router: p.Router}})
 		s.MonitoredUpdate(p, attrs, []NLRI{{Prefix: netip.MustParsePrefix("10.244.1.0/24")},
@@ -253,16 +256,27 @@ func TestStoreMonitoredPeers(t *testing.T) {
 	}
 }
 
-// TestAttrKeyCoversRoute: the interning key must cover every field of
-// validator.Route but the per-path ones; a new field needs a line in attrKey.
+// TestAttrKeyCoversRoute: the interning key must cover every attribute, and
+// a path must keep every field of validator.Route but the attributes; a new
+// field needs a line in attrKey or a place in the path tables.
 func TestAttrKeyCoversRoute(t *testing.T) {
-	var fields []string
-	for f := range reflect.TypeFor[validator.Route]().Fields() {
-		fields = append(fields, f.Name)
-	}
-	want := []string{"Prefix", "NextHop", "Peer", "PeerASN", "RouterID", "ASPath", "Communities", "Stale", "PathID"}
-	if !slices.Equal(fields, want) {
-		t.Errorf("validator.Route has fields %v; attrKey (store_paths.go) covers %v: add the new ones", fields, want)
+	for _, tc := range []struct {
+		typ  reflect.Type
+		want []string
+		by   string
+	}{
+		{reflect.TypeFor[validator.Attributes](), []string{"NextHop", "Peer", "PeerASN", "RouterID", "ASPath",
+			"Communities"}, "attrKey (store_paths.go)"},
+		{reflect.TypeFor[validator.Route](), []string{"Prefix", "Attributes", "Stale", "PathID"},
+			"the path tables (store_paths.go)"},
+	} {
+		var fields []string
+		for f := range tc.typ.Fields() {
+			fields = append(fields, f.Name)
+		}
+		if !slices.Equal(fields, tc.want) {
+			t.Errorf("%v has fields %v; %s covers %v: add the new ones", tc.typ, fields, tc.by, tc.want)
+		}
 	}
 }
 
@@ -283,9 +297,7 @@ func BenchmarkStoreHeapPerRoute(b *testing.B) {
 			batch = batch[:0]
 			for j := i; j < i+1000; j++ {
 				a := uint32(j) + 1<<16
-				batch = append(batch, validator.Route{Prefix: netip.PrefixFrom(netip.AddrFrom4([4]byte{byte(a >> 16), byte(a >> 8), byte(a), 0}), 24),
-					Peer: peer, RouterID: peer, PeerASN: 65010, NextHop: netip.AddrFrom4([4]byte{10, 0, byte(i / 1000), 1}),
-					ASPath: []uint32{65010}, Communities: []string{"65010:100"}})
+				batch = append(batch, validator.Route{Prefix: netip.PrefixFrom(netip.AddrFrom4([4]byte{byte(a >> 16), byte(a >> 8), byte(a), 0}), 24), Attributes: &validator.Attributes{Peer: peer, RouterID: peer, PeerASN: 65010, NextHop: netip.AddrFrom4([4]byte{10, 0, byte(i / 1000), 1}), ASPath: []uint32{65010}, Communities: []string{"65010:100"}}})
 			}
 			s.Update(peer, batch, nil)
 		}

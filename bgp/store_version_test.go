@@ -16,8 +16,7 @@ import (
 func TestStoreVersionAndFreshRoutes(t *testing.T) {
 	s := NewStore()
 	peer := netip.MustParseAddr("127.0.0.2")
-	r := validator.Route{Prefix: netip.MustParsePrefix("10.0.0.0/28"), NextHop: netip.MustParseAddr("10.1.0.1"),
-		Peer: peer}
+	r := validator.Route{Prefix: netip.MustParsePrefix("10.0.0.0/28"), Attributes: &validator.Attributes{NextHop: netip.MustParseAddr("10.1.0.1"), Peer: peer}}
 	v0 := s.Version()
 	s.Update(peer, []validator.Route{r}, nil)
 	v1 := s.Version()
@@ -29,8 +28,8 @@ func TestStoreVersionAndFreshRoutes(t *testing.T) {
 	if va != v1 || vb != v1 || len(a) != 1 || len(b) != 1 {
 		t.Fatalf("FreshRoutes: %d routes at version %d, %d at %d; want 1 at %d", len(a), va, len(b), vb, v1)
 	}
-	a[0].NextHop = netip.MustParseAddr("10.9.9.9")
-	if b[0].NextHop != r.NextHop {
+	a[0].PathID = 9
+	if b[0].PathID != r.PathID {
 		t.Fatalf("two FreshRoutes calls share their slice")
 	}
 	s.Update(peer, nil, []validator.Route{r})
@@ -50,12 +49,12 @@ func TestStoreRoutesInPrefixOrder(t *testing.T) {
 	tor := MonitoredPeer{Router: netip.MustParseAddr("10.0.0.1"), Address: a}
 	nlri := func(p string, id uint32) NLRI { return NLRI{Prefix: netip.MustParsePrefix(p), PathID: id} }
 	s := NewStore()
-	s.UpdatePaths(b, &validator.Route{Peer: b}, []NLRI{nlri("fd00::/64", 0), nlri("10.0.1.0/24", 0),
+	s.UpdatePaths(b, &validator.Attributes{Peer: b}, []NLRI{nlri("fd00::/64", 0), nlri("10.0.1.0/24", 0),
 		nlri("10.0.0.0/24", 2), nlri("10.0.0.0/24", 1)}, nil)
-	s.UpdatePaths(a, &validator.Route{Peer: a}, []NLRI{nlri("10.0.1.0/24", 0), nlri("10.0.0.0/16", 0),
+	s.UpdatePaths(a, &validator.Attributes{Peer: a}, []NLRI{nlri("10.0.1.0/24", 0), nlri("10.0.0.0/16", 0),
 		nlri("10.0.0.0/24", 0), nlri("9.0.0.0/8", 0)}, nil)
 	s.MonitoredUp(tor, PeerInfo{Address: a, BMP: &BMPInfo{Router: tor.Router}})
-	s.MonitoredUpdate(tor, &validator.Route{Peer: a, RouterID: tor.Router}, []NLRI{nlri("10.0.1.0/24", 0)}, nil)
+	s.MonitoredUpdate(tor, &validator.Attributes{Peer: a, RouterID: tor.Router}, []NLRI{nlri("10.0.1.0/24", 0)}, nil)
 	want := []string{"9.0.0.0/8 127.0.0.2 #0", "10.0.0.0/16 127.0.0.2 #0", "10.0.0.0/24 127.0.0.2 #0",
 		"10.0.0.0/24 127.0.0.3 #1", "10.0.0.0/24 127.0.0.3 #2", "10.0.1.0/24 127.0.0.2 #0",
 		"10.0.1.0/24 127.0.0.2 #0 bmp", "10.0.1.0/24 127.0.0.3 #0", "fd00::/64 127.0.0.3 #0"}

@@ -9,10 +9,10 @@ import (
 )
 
 // pathBatch is what one UPDATE brought from one peer: the announced paths
-// share attrs (its Prefix and PathID unset). The feed's decoder reuses its
+// share attrs. The feed's decoder reuses its
 // slices: whoever keeps a batch copies it.
 type pathBatch struct {
-	attrs                validator.Route
+	attrs                validator.Attributes
 	announced, withdrawn []NLRI
 }
 

@@ -29,6 +29,13 @@ func syntheticCluster(n, routes int) (*Cluster, []Route) {
 	}
 	rs := make([]Route, 0, routes)
 	peer := netip.MustParseAddr("127.0.0.1")
+	sets := map[netip.Addr]*Attributes{} // shared by next hop, as the collector's store shares them
+	attrs := func(nh netip.Addr) *Attributes {
+		if sets[nh] == nil {
+			sets[nh] = &Attributes{NextHop: nh, Peer: peer}
+		}
+		return sets[nh]
+	}
 	for i := 0; len(rs) < routes; i++ {
 		node := i % n
 		if i < n {
@@ -42,12 +49,12 @@ func syntheticCluster(n, routes int) (*Cluster, []Route) {
 			}
 			// The neighbour's CIDR comes as a second ADD-PATH path: one peer
 			// announces each (prefix, path ID) once, as a BGP session does.
-			rs = append(rs, Route{Prefix: c.CiliumNodes[owner].PodCIDRs[0], NextHop: nh, Peer: peer,
+			rs = append(rs, Route{Prefix: c.CiliumNodes[owner].PodCIDRs[0], Attributes: attrs(nh),
 				PathID: uint32(owner - node)})
 			continue
 		}
 		vip := netip.AddrFrom4([4]byte{172, 16 + byte(i>>16&0x0f), byte(i >> 8), byte(i)})
-		rs = append(rs, Route{Prefix: netip.PrefixFrom(vip, 32), NextHop: nodeIP(node), Peer: peer})
+		rs = append(rs, Route{Prefix: netip.PrefixFrom(vip, 32), Attributes: attrs(nodeIP(node))})
 	}
 	return c, rs
 }
@@ -146,7 +153,7 @@ func BenchmarkEngineSync(b *testing.B) {
 			c, rs := syntheticCluster(size.nodes, size.routes)
 			e := NewEngine(c, rs, Options{})
 			flapped := slices.Clone(rs)
-			flapped[len(rs)/2].NextHop = netip.MustParseAddr("198.18.255.1")
+			flapped[len(rs)/2].Unshare().NextHop = netip.MustParseAddr("198.18.255.1")
 			b.ReportAllocs()
 			cpu := cpuNanos()
 			for n := 0; b.Loop(); n++ {
@@ -175,10 +182,11 @@ func podCIDRCluster(n, per int) (*Cluster, []Route) {
 		ip := netip.AddrFrom4([4]byte{100, 64 + byte(i>>16), byte(i >> 8), byte(i)})
 		c.Nodes = append(c.Nodes, Node{Name: name, Addresses: []netip.Addr{ip}, Ready: true})
 		cidrs := make([]netip.Prefix, per)
+		attrs := &Attributes{NextHop: ip, Peer: peer, PeerASN: 65000, RouterID: peer}
 		for j := range cidrs {
 			k := i*per + j
 			cidrs[j] = netip.PrefixFrom(netip.AddrFrom4([4]byte{10, byte(k >> 12), byte(k >> 4), byte(k&15) << 4}), 28)
-			rs = append(rs, Route{Prefix: cidrs[j], NextHop: ip, Peer: peer, PeerASN: 65000, RouterID: peer})
+			rs = append(rs, Route{Prefix: cidrs[j], Attributes: attrs})
 		}
 		c.CiliumNodes = append(c.CiliumNodes, CiliumNode{Name: name, Addresses: []netip.Addr{ip}, PodCIDRs: cidrs})
 	}

@@ -55,7 +55,7 @@ func routes(specs ...string) []Route {
 	for i, s := range specs {
 		stale := strings.HasSuffix(s, "!")
 		p, nh, _ := strings.Cut(strings.TrimSuffix(s, "!"), "@")
-		out[i] = Route{Prefix: pfx(p), NextHop: addr(nh), Peer: addr("127.0.0.1"), Stale: stale}
+		out[i] = Route{Prefix: pfx(p), Attributes: &Attributes{NextHop: addr(nh), Peer: addr("127.0.0.1")}, Stale: stale}
 	}
 	return out
 }

@@ -7,8 +7,8 @@ func TestDuplicateOrigin(t *testing.T) {
 	withLB := cluster(IPAMClusterPool, pool, n1, n2)
 	withLB.LBPools = pfxs("172.16.100.0/24")
 	twoPeers := []Route{
-		{Prefix: pfx("10.244.1.0/24"), NextHop: addr("10.0.0.11"), Peer: addr("127.0.0.1")},
-		{Prefix: pfx("10.244.1.0/24"), NextHop: addr("10.0.0.11"), Peer: addr("127.0.0.2")},
+		{Prefix: pfx("10.244.1.0/24"), Attributes: &Attributes{NextHop: addr("10.0.0.11"), Peer: addr("127.0.0.1")}},
+		{Prefix: pfx("10.244.1.0/24"), Attributes: &Attributes{NextHop: addr("10.0.0.11"), Peer: addr("127.0.0.2")}},
 	}
 	runRuleCases(t, duplicateOrigin{}, []ruleCase{
 		{name: "one origin", cluster: cluster(IPAMClusterPool, pool, n1), routes: routes("10.244.1.0/24@10.0.0.11")},

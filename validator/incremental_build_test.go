@@ -15,13 +15,13 @@ func TestEngineSyncRebuild(t *testing.T) {
 	c, rs := syntheticCluster(200, 1000)
 	flapped := slices.Clone(rs)
 	for i := 0; i < len(flapped); i += 2 {
-		flapped[i].NextHop = netip.AddrFrom4([4]byte{198, 18, 0, byte(i)})
+		flapped[i].Unshare().NextHop = netip.AddrFrom4([4]byte{198, 18, 0, byte(i)})
 	}
 	half := slices.Clone(rs[:len(rs)/2])
 	dup := append(slices.Clone(rs), rs[0], rs[1]) // repeated identities: the later wins
-	dup[len(dup)-1].NextHop = netip.MustParseAddr("198.18.1.1")
+	dup[len(dup)-1].Unshare().NextHop = netip.MustParseAddr("198.18.1.1")
 	one := slices.Clone(rs)
-	one[7].NextHop = netip.MustParseAddr("198.18.2.2")
+	one[7].Unshare().NextHop = netip.MustParseAddr("198.18.2.2")
 	steps := []struct {
 		name    string
 		routes  []Route
@@ -78,7 +78,7 @@ func TestNewEngineOwnedFoldsDuplicates(t *testing.T) {
 		t.Run(fmt.Sprintf("%d routes", size.routes), func(t *testing.T) {
 			c, rs := syntheticCluster(size.nodes, size.routes)
 			in := append(slices.Clone(rs), rs[5], rs[9])
-			in[len(in)-1].NextHop = netip.MustParseAddr("198.18.3.3")
+			in[len(in)-1].Unshare().NextHop = netip.MustParseAddr("198.18.3.3")
 			want := NewEngine(c, in, Options{})
 			got := NewEngineOwned(c, slices.Clone(in), Options{})
 			if !slices.EqualFunc(got.Routes(), want.Routes(), func(a, b Route) bool { return sameRoute(&a, &b) }) {

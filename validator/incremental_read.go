@@ -62,9 +62,7 @@ func (e *Engine) sync(routes []Route, owned bool) Change {
 
 // sameRoute reports whether two routes are equal in every attribute.
 func sameRoute(a, b *Route) bool {
-	return a.Prefix == b.Prefix && a.NextHop == b.NextHop && a.Peer == b.Peer && a.PeerASN == b.PeerASN &&
-		a.RouterID == b.RouterID && a.Stale == b.Stale && a.PathID == b.PathID &&
-		slices.Equal(a.ASPath, b.ASPath) && slices.Equal(a.Communities, b.Communities)
+	return a.Prefix == b.Prefix && a.Stale == b.Stale && a.PathID == b.PathID && sameAttributes(a.Attrs(), b.Attrs())
 }
 
 // SetNow sets the validation time. Time enters findings only through the text

@@ -35,7 +35,7 @@ func randomRoute(rnd *rand.Rand, pool []Route) Route {
 	r := pool[rnd.IntN(len(pool))]
 	switch rnd.IntN(4) {
 	case 0:
-		r.NextHop = netip.AddrFrom4([4]byte{192, 168, 0, byte(rnd.IntN(8))})
+		r.Unshare().NextHop = netip.AddrFrom4([4]byte{192, 168, 0, byte(rnd.IntN(8))})
 	case 1:
 		r.PathID = uint32(rnd.IntN(3))
 	case 2:
@@ -84,7 +84,7 @@ func TestEngineMatchesValidate(t *testing.T) {
 		rnd := rand.New(rand.NewPCG(seed, 99))
 		addRandomServices(c, rnd)
 		if len(rs) == 0 {
-			rs = []Route{{Prefix: pfx("10.0.0.0/24"), NextHop: addr("192.168.0.1")}}
+			rs = []Route{{Prefix: pfx("10.0.0.0/24"), Attributes: &Attributes{NextHop: addr("192.168.0.1")}}}
 		}
 		e := NewEngine(c, rs[:len(rs)/2], opts)
 		sameResult(t, fmt.Sprintf("seed %d: new engine", seed), e.Result(), Validate(c, e.Routes(), opts))

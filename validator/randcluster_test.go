@@ -79,7 +79,7 @@ func randomInputs(seed uint64) (*Cluster, []Route, Options) {
 	}
 	var rs []Route
 	for range rnd.IntN(25) {
-		r := Route{Prefix: pfx(pick(prefixes)), NextHop: hops(), Stale: rnd.IntN(8) == 0,
+		r := Route{Prefix: pfx(pick(prefixes)), Attributes: &Attributes{NextHop: hops()}, Stale: rnd.IntN(8) == 0,
 			PathID: uint32(rnd.IntN(3))}
 		if rnd.IntN(2) == 0 {
 			r.Peer = hops()

@@ -2,13 +2,29 @@ package validator
 
 import (
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 )
 
-// Route is one path received for a prefix, from one peer.
+// Route is one path received for a prefix, from one peer. Its attributes are
+// shared (48 bytes a route, where a copy of the attributes in each took 168:
+// a collector holding a million paths from a few peers keeps a few sets).
 type Route struct {
-	Prefix   netip.Prefix
+	Prefix netip.Prefix
+	// Attributes are shared with other routes: never change them through a
+	// route, give it its own copy first (Unshare). Nil reads as no attributes
+	// in the validator; elsewhere set them.
+	*Attributes
+	// Stale is set for paths kept by graceful restart while their peer restarts.
+	Stale bool
+	// PathID is the ADD-PATH path identifier, 0 without ADD-PATH.
+	PathID uint32
+}
+
+// Attributes are what a route carries besides its prefix: where it came
+// from and its path attributes.
+type Attributes struct {
 	NextHop  netip.Addr
 	Peer     netip.Addr
 	PeerASN  uint32
@@ -16,25 +32,48 @@ type Route struct {
 	ASPath   []uint32
 	// Communities in "ASN:VALUE" form; large and extended ones in their usual text form.
 	Communities []string
-	// Stale is set for paths kept by graceful restart while their peer restarts.
-	Stale bool
-	// PathID is the ADD-PATH path identifier, 0 without ADD-PATH.
-	PathID uint32
+}
+
+// noAttributes stands for a route's missing attributes; nothing changes it.
+var noAttributes Attributes
+
+// Attrs returns the route's attributes, never nil.
+func (r Route) Attrs() *Attributes {
+	if r.Attributes == nil {
+		return &noAttributes
+	}
+	return r.Attributes
+}
+
+// Unshare gives the route its own copy of its attributes and returns it, to
+// change them without changing the routes that share them.
+func (r *Route) Unshare() *Attributes {
+	a := *r.Attrs()
+	a.ASPath, a.Communities = slices.Clone(a.ASPath), slices.Clone(a.Communities)
+	r.Attributes = &a
+	return &a
+}
+
+// sameAttributes reports whether a and b hold the same attributes.
+func sameAttributes(a, b *Attributes) bool {
+	return a == b || a.NextHop == b.NextHop && a.Peer == b.Peer && a.PeerASN == b.PeerASN &&
+		a.RouterID == b.RouterID && slices.Equal(a.ASPath, b.ASPath) && slices.Equal(a.Communities, b.Communities)
 }
 
 // Via describes where the route came from, for messages: "via 10.0.0.11 (peer 127.0.0.1)".
 func (r Route) Via() string {
+	a := r.Attrs()
 	var b strings.Builder
 	switch {
-	case r.NextHop.IsValid():
-		b.WriteString("via next hop " + r.NextHop.String())
-		if r.Peer.IsValid() && r.Peer != r.NextHop {
-			b.WriteString(" (peer " + r.Peer.String() + ")")
+	case a.NextHop.IsValid():
+		b.WriteString("via next hop " + a.NextHop.String())
+		if a.Peer.IsValid() && a.Peer != a.NextHop {
+			b.WriteString(" (peer " + a.Peer.String() + ")")
 		}
-	case r.Peer.IsValid():
-		b.WriteString("from peer " + r.Peer.String())
-	case r.RouterID.IsValid():
-		b.WriteString("from router ID " + r.RouterID.String())
+	case a.Peer.IsValid():
+		b.WriteString("from peer " + a.Peer.String())
+	case a.RouterID.IsValid():
+		b.WriteString("from router ID " + a.RouterID.String())
 	default:
 		b.WriteString("from an unknown origin")
 	}
@@ -43,9 +82,28 @@ func (r Route) Via() string {
 
 // ASPathString renders the AS path as "65010 65000".
 func (r Route) ASPathString() string {
-	parts := make([]string, len(r.ASPath))
-	for i, as := range r.ASPath {
+	path := r.Attrs().ASPath
+	parts := make([]string, len(path))
+	for i, as := range path {
 		parts[i] = strconv.FormatUint(uint64(as), 10)
 	}
 	return strings.Join(parts, " ")
+}
+
+// ShareAttributes makes routes with equal attributes share one set where
+// they follow each other within a peer's routes, as in a route dump: a reader
+// of a large dump then holds a few sets instead of one a route.
+func ShareAttributes(routes []Route) {
+	last := map[netip.Addr]*Attributes{}
+	for i := range routes {
+		a := routes[i].Attributes
+		if a == nil {
+			continue
+		}
+		if prev := last[a.Peer]; prev != nil && sameAttributes(prev, a) {
+			routes[i].Attributes = prev
+			continue
+		}
+		last[a.Peer] = a
+	}
 }

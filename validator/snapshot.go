@@ -103,6 +103,7 @@ func NewSnapshot(c *Cluster, routes []Route, opts Options) *Snapshot {
 	for _, r := range c.IPAM.PodRanges {
 		s.podRanges[family(r)] = append(s.podRanges[family(r)], r)
 	}
+	fillAttributes(routes)
 	s.Origins = make([]Origin, len(routes))
 	// Indexing prefixes, sorting the allocations and attributing origins
 	// touch disjoint state: on a large snapshot they run side by side.
@@ -119,8 +120,8 @@ func NewSnapshot(c *Cluster, routes []Route, opts Options) *Snapshot {
 		// Routes come grouped by peer, mostly with the same next hop: the
 		// previous route's origin is a good guess.
 		var o Origin
-		if r, q := &routes[i], &routes[max(i-1, 0)]; i > 0 && r.NextHop == q.NextHop && r.Peer == q.Peer &&
-			r.RouterID == q.RouterID {
+		if r, q := &routes[i], &routes[max(i-1, 0)]; i > 0 && (r.Attributes == q.Attributes ||
+			r.NextHop == q.NextHop && r.Peer == q.Peer && r.RouterID == q.RouterID) {
 			o = s.Origins[i-1]
 		} else {
 			o = s.attribute(r)
@@ -135,6 +136,20 @@ func NewSnapshot(c *Cluster, routes []Route, opts Options) *Snapshot {
 	wg.Wait()
 	s.groupRoutes(orphans)
 	return s
+}
+
+// fillAttributes gives routes without attributes empty ones, for the rules
+// to read.
+func fillAttributes(routes []Route) {
+	var empty *Attributes
+	for i := range routes {
+		if routes[i].Attributes == nil {
+			if empty == nil {
+				empty = new(Attributes)
+			}
+			routes[i].Attributes = empty
+		}
+	}
 }
 
 func (s *Snapshot) view(name string) *NodeView {

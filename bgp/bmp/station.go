@@ -20,7 +20,7 @@ import (
 type Store interface {
 	MonitoredUp(p bgp.MonitoredPeer, info bgp.PeerInfo)
 	SetMonitoredView(p bgp.MonitoredPeer, sysName, view string)
-	MonitoredUpdate(p bgp.MonitoredPeer, attrs *validator.Route, announced, withdrawn []bgp.NLRI)
+	MonitoredUpdate(p bgp.MonitoredPeer, attrs *validator.Attributes, announced, withdrawn []bgp.NLRI)
 	MonitoredEndOfRIB(p bgp.MonitoredPeer, family string, isV6 bool)
 	MonitoredClear(p bgp.MonitoredPeer)
 	MonitoredDown(p bgp.MonitoredPeer)

@@ -78,7 +78,7 @@ func readBIRD(name string, r *bufio.Reader) ([]validator.Route, error) {
 }
 
 func newBIRDPath(prefix netip.Prefix, text string) *validator.Route {
-	rt := &validator.Route{Prefix: prefix}
+	rt := &validator.Route{Prefix: prefix, Attributes: &validator.Attributes{}}
 	if m := birdBracket.FindStringSubmatch(text); m != nil && m[2] != "" {
 		rt.Peer, _ = parseAddr(m[2])
 	}

@@ -62,6 +62,7 @@ func Read(name string, r *bufio.Reader, format string) ([]validator.Route, strin
 	default:
 		return nil, "", fmt.Errorf("unknown route format %q (expected auto, %s)", format, strings.Join(Formats, ", "))
 	}
+	validator.ShareAttributes(routes)
 	return routes, format, err
 }
 

@@ -68,7 +68,7 @@ func (p frrPath) route(key string) (validator.Route, error) {
 	if err != nil {
 		return validator.Route{}, fmt.Errorf("%q is not a prefix", key)
 	}
-	rt := validator.Route{Prefix: pf.Masked(), Stale: p.Stale, PathID: p.PathID}
+	rt := validator.Route{Prefix: pf.Masked(), Attributes: &validator.Attributes{}, Stale: p.Stale, PathID: p.PathID}
 	if rt.Peer, err = parseAddr(p.PeerID); err != nil {
 		return rt, fmt.Errorf("peerId: %w", err)
 	}

@@ -71,7 +71,7 @@ func (p gobgpPath) route(key string) (validator.Route, error) {
 	if err != nil {
 		return validator.Route{}, fmt.Errorf("nlri.prefix %q is not a prefix", prefix)
 	}
-	rt := validator.Route{Prefix: pf.Masked(), Stale: p.Stale, PathID: p.ID}
+	rt := validator.Route{Prefix: pf.Masked(), Attributes: &validator.Attributes{}, Stale: p.Stale, PathID: p.ID}
 	rt.Peer, _ = parseAddr(p.NeighborIP)
 	rt.RouterID, _ = parseAddr(p.SourceID)
 	for j, raw := range p.Attrs {

@@ -125,7 +125,7 @@ func ribRoutes(rib *mrt.Rib, peers []*mrt.Peer) ([]validator.Route, error) {
 				len(peers))
 		}
 		p := peers[e.PeerIndex]
-		rt := validator.Route{Prefix: pf.Masked(), PeerASN: p.AS, PathID: e.PathIdentifier}
+		rt := validator.Route{Prefix: pf.Masked(), Attributes: &validator.Attributes{PeerASN: p.AS}, PathID: e.PathIdentifier}
 		rt.Peer, _ = netip.AddrFromSlice(p.IpAddress)
 		rt.RouterID, _ = netip.AddrFromSlice(p.BgpId)
 		rt.Peer, rt.RouterID = rt.Peer.Unmap(), rt.RouterID.Unmap()
