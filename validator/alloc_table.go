@@ -51,10 +51,10 @@ func (t *allocTable) clear4(k akey) bool {
 }
 
 // akey is a masked prefix as integers: v6 orders IPv4 first, as Addr.Compare does.
-type akey struct {
+type akey struct { // 24 bytes: the table keeps one for each distinct CIDR
 	hi, lo uint64
 	v6     bool
-	bits   int
+	bits   uint8
 }
 
 func akeyOf(p netip.Prefix) (akey, bool) {
@@ -64,14 +64,14 @@ func akeyOf(p netip.Prefix) (akey, bool) {
 	}
 	if a.Is4() {
 		b := a.As4()
-		return akey{lo: uint64(b[0])<<24 | uint64(b[1])<<16 | uint64(b[2])<<8 | uint64(b[3]), bits: p.Bits()}, true
+		return akey{lo: uint64(b[0])<<24 | uint64(b[1])<<16 | uint64(b[2])<<8 | uint64(b[3]), bits: uint8(p.Bits())}, true
 	}
 	b := a.As16()
 	var hi, lo uint64
 	for i := range 8 {
 		hi, lo = hi<<8|uint64(b[i]), lo<<8|uint64(b[i+8])
 	}
-	return akey{hi: hi, lo: lo, v6: true, bits: p.Bits()}, true
+	return akey{hi: hi, lo: lo, v6: true, bits: uint8(p.Bits())}, true
 }
 
 // search finds q in keys as slices.BinarySearch would, with the comparison
@@ -113,7 +113,7 @@ func (a akey) holds(b akey) bool {
 	if a.v6 {
 		width = 128
 	}
-	host := width - a.bits // host bits of a, counted from the low end of hi:lo
+	host := width - int(a.bits) // host bits of a, counted from the low end of hi:lo
 	hi, lo := b.hi, b.lo
 	switch {
 	case host >= 128:
@@ -126,6 +126,7 @@ func (a akey) holds(b akey) bool {
 	return hi == a.hi && lo == a.lo
 }
 
+// newAllocTable indexes allocs, which are in node order.
 func newAllocTable(allocs []Allocation) *allocTable {
 	t := &allocTable{all: allocs, sorted: sortAllocations(allocs), blocks4: new([1 << 16 / 64]uint64)}
 	n := len(allocs) // most allocations are distinct prefixes: no regrowing

@@ -27,7 +27,7 @@ func (s *Snapshot) announcesNodeSpecCIDR(v *NodeView, p netip.Prefix) bool {
 
 // describeOrigin names where a route came from: "node2", "10.0.0.14 (no current node)".
 func (s *Snapshot) describeOrigin(i int) string {
-	o, r := s.Origins[i], s.Routes[i]
+	o, r := s.Origin(i), s.Routes[i]
 	if o.Node != nil {
 		return o.Node.Name
 	}
@@ -50,7 +50,7 @@ func (s *Snapshot) describeOrigin(i int) string {
 
 // originKey identifies an origin for counting distinct origins of a prefix.
 func (s *Snapshot) originKey(i int) string {
-	if n := s.Origins[i].Name(); n != "" {
+	if n := s.Origin(i).Name(); n != "" {
 		return "node/" + n
 	}
 	r := s.Routes[i]

@@ -24,7 +24,7 @@ func (rule foreignCIDR) Check(s *Snapshot, report func(Finding)) {
 // CheckRoute checks route i (RouteRule).
 func (foreignCIDR) CheckRoute(s *Snapshot, i int, report func(Finding)) {
 	r := s.Routes[i]
-	if v := s.Origins[i].Node; v != nil {
+	if v := s.Origin(i).Node; v != nil {
 		checkForeign(s, v, r, report)
 	}
 }

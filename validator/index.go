@@ -96,56 +96,6 @@ func (t *table4[V]) set(k uint32, v V) {
 	t.vals = append(t.vals, v)
 }
 
-// prefixMap maps prefixes to the first route index of a chain. IPv4 prefixes
-// are keyed by address and length in one integer.
-type prefixMap struct {
-	v4    map[uint64]int32
-	other map[pkey]int32
-}
-
-func newPrefixMap(size int) prefixMap {
-	return prefixMap{v4: make(map[uint64]int32, size), other: map[pkey]int32{}}
-}
-
-func key4(p netip.Prefix) uint64 { return uint64(addr4(p.Addr()))<<8 | uint64(uint8(p.Bits()+1)) }
-
-func (m prefixMap) get(p netip.Prefix) (int32, bool) {
-	if p.Addr().Is4() {
-		v, ok := m.v4[key4(p)]
-		return v, ok
-	}
-	v, ok := m.other[keyOf(p)]
-	return v, ok
-}
-
-func (m prefixMap) set(p netip.Prefix, v int32) {
-	if p.Addr().Is4() {
-		m.v4[key4(p)] = v
-		return
-	}
-	m.other[keyOf(p)] = v
-}
-
-func (m prefixMap) del(p netip.Prefix) {
-	if p.Addr().Is4() {
-		delete(m.v4, key4(p))
-		return
-	}
-	delete(m.other, keyOf(p))
-}
-
-func (m prefixMap) len() int { return len(m.v4) + len(m.other) }
-
-// heads calls fn with the first route index of every prefix, in no order.
-func (m prefixMap) heads(fn func(int32)) {
-	for _, h := range m.v4 {
-		fn(h)
-	}
-	for _, h := range m.other {
-		fn(h)
-	}
-}
-
 // indexPrefixes chains the routes of each prefix, in index order.
 func (s *Snapshot) indexPrefixes() {
 	s.byPrefix = newPrefixMap(len(s.Routes))
@@ -187,9 +137,9 @@ func (s *Snapshot) groupRoutes(orphans int) {
 		off += n
 	}
 	s.orphans = backing[off : off : off+orphans]
-	for i, o := range s.Origins {
-		if o.Node != nil {
-			o.Node.routes = append(o.Node.routes, i)
+	for i, v := range s.origins.owner {
+		if v != nil {
+			v.routes = append(v.routes, i)
 		} else {
 			s.orphans = append(s.orphans, i)
 		}

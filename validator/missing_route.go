@@ -26,7 +26,7 @@ func (rule missingRoute) Check(s *Snapshot, report func(Finding)) {
 // NodesAffected names the nodes whose findings route i changes (NodeRule): its
 // origin, whose own routes it joins, and the nodes allocated its prefix.
 func (missingRoute) NodesAffected(s *Snapshot, i int, add func(string)) {
-	if n := s.Origins[i].Name(); n != "" {
+	if n := s.Origin(i).Name(); n != "" {
 		add(n)
 	}
 	for _, a := range s.AllocatedExactly(s.Routes[i].Prefix) {
@@ -71,7 +71,7 @@ func (s *Snapshot) announcedIn(own []int, p netip.Prefix, node string) bool {
 
 func (s *Snapshot) announcedBy(p netip.Prefix, node string) bool {
 	for _, i := range s.RoutesFor(p) {
-		if s.Origins[i].Name() == node {
+		if s.Origin(i).Name() == node {
 			return true
 		}
 	}

@@ -28,7 +28,7 @@ func (outOfRange) CheckRoute(s *Snapshot, i int, report func(Finding)) {
 	if !s.OutOfRange(r.Prefix) {
 		return
 	}
-	o := s.Origins[i]
+	o := s.Origin(i)
 	who := s.describeOrigin(i)
 	msg := fmt.Sprintf("%s announces %s %s, outside every pod range (%s), LoadBalancer pool and allowed range.",
 		who, r.Prefix, r.Via(), joinLimited(prefixStrings(s.podRanges[family(r.Prefix)]), 3))

@@ -32,9 +32,9 @@ func (n *NodeView) Managed() bool { return n.Node != nil && n.Cilium != nil }
 type Snapshot struct {
 	Cluster *Cluster
 	Routes  []Route
-	Origins []Origin // Origins[i] belongs to Routes[i]
 	Options Options
 
+	origins    origins // of each route (Origin)
 	nodes      map[string]*NodeView
 	nodeNames  []string
 	addrs      addrMap[*NodeView] // current nodes' addresses
@@ -86,9 +86,11 @@ func NewSnapshot(c *Cluster, routes []Route, opts Options) *Snapshot {
 		if !v.Current() {
 			target = s.orphanAddr
 		}
-		for _, a := range v.addresses() {
-			if _, taken := target.get(a); !taken {
-				target.set(a, v)
+		for _, list := range v.addressLists() {
+			for _, a := range list {
+				if _, taken := target.get(a); !taken {
+					target.set(a, v)
+				}
 			}
 		}
 	}
@@ -104,7 +106,7 @@ func NewSnapshot(c *Cluster, routes []Route, opts Options) *Snapshot {
 		s.podRanges[family(r)] = append(s.podRanges[family(r)], r)
 	}
 	fillAttributes(routes)
-	s.Origins = make([]Origin, len(routes))
+	s.origins = newOrigins(len(routes))
 	// Indexing prefixes, sorting the allocations and attributing origins
 	// touch disjoint state: on a large snapshot they run side by side.
 	var wg sync.WaitGroup
@@ -122,11 +124,11 @@ func NewSnapshot(c *Cluster, routes []Route, opts Options) *Snapshot {
 		var o Origin
 		if r, q := &routes[i], &routes[max(i-1, 0)]; i > 0 && (r.Attributes == q.Attributes ||
 			r.NextHop == q.NextHop && r.Peer == q.Peer && r.RouterID == q.RouterID) {
-			o = s.Origins[i-1]
+			o = s.origins.get(i - 1)
 		} else {
 			o = s.attribute(r)
 		}
-		s.Origins[i] = o
+		s.origins.set(i, o)
 		if o.Node != nil {
 			o.Node.count++
 		} else {
@@ -167,16 +169,27 @@ func (s *Snapshot) view(name string) *NodeView {
 	return v
 }
 
+// addresses returns the node's addresses: its Node's, then its CiliumNode's.
 func (v *NodeView) addresses() []netip.Addr {
-	var out []netip.Addr
+	lists := v.addressLists()
+	return slices.Concat(lists[0], lists[1])
+}
+
+// addressLists returns the Node's and the CiliumNode's addresses, without
+// copying them (a snapshot reads those of every node).
+func (v *NodeView) addressLists() [2][]netip.Addr {
+	var out [2][]netip.Addr
 	if v.Node != nil {
-		out = append(out, v.Node.Addresses...)
+		out[0] = v.Node.Addresses
 	}
 	if v.Cilium != nil {
-		out = append(out, v.Cilium.Addresses...)
+		out[1] = v.Cilium.Addresses
 	}
 	return out
 }
+
+// Origin returns what attribution found for route i.
+func (s *Snapshot) Origin(i int) Origin { return s.origins.get(i) }
 
 // NodeNames returns every known node name (Nodes and CiliumNodes), sorted.
 func (s *Snapshot) NodeNames() []string { return s.nodeNames }

@@ -63,7 +63,7 @@ func (s *Snapshot) hasDuplicates() bool {
 
 // list returns the route list route i is filed in, and marks it dirty.
 func (s *Snapshot) list(i int, dirty bool) *[]int {
-	if v := s.Origins[i].Node; v != nil {
+	if v := s.Origin(i).Node; v != nil {
 		v.dirty = v.dirty || dirty
 		return &v.routes
 	}
@@ -86,7 +86,7 @@ func (s *Snapshot) addRoute(r Route) int {
 		r.Attributes = new(Attributes)
 	}
 	s.Routes = append(s.Routes, r)
-	s.Origins = append(s.Origins, s.attribute(&s.Routes[i]))
+	s.origins.append(s.attribute(&s.Routes[i]))
 	s.next, s.upd.prev = append(s.next, -1), append(s.upd.prev, -1)
 	if head, ok := s.byPrefix.get(r.Prefix); ok {
 		s.next[i], s.upd.prev[head] = head, int32(i)
@@ -125,14 +125,16 @@ func (s *Snapshot) removeRoute(i int) {
 		s.moveRoute(last, i)
 	}
 	s.Routes[last] = Route{}
-	s.Routes, s.Origins = s.Routes[:last], s.Origins[:last]
+	s.Routes = s.Routes[:last]
+	s.origins.truncate(last)
 	s.next, u.prev, u.pos = s.next[:last], u.prev[:last], u.pos[:last]
 }
 
 // moveRoute moves route from to the free index to.
 func (s *Snapshot) moveRoute(from, to int) {
 	u := s.upd
-	s.Routes[to], s.Origins[to] = s.Routes[from], s.Origins[from]
+	s.Routes[to] = s.Routes[from]
+	s.origins.move(from, to)
 	s.Routes[from] = Route{} // drop references held by the dead slot
 	nx, pv := s.next[from], u.prev[from]
 	s.next[to], u.prev[to] = nx, pv

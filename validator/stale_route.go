@@ -24,7 +24,7 @@ func (rule staleRoute) Check(s *Snapshot, report func(Finding)) {
 // CheckRoute checks route i (RouteRule).
 func (staleRoute) CheckRoute(s *Snapshot, i int, report func(Finding)) {
 	r := s.Routes[i]
-	o := s.Origins[i]
+	o := s.Origin(i)
 	// Paths kept by graceful restart are not stale until their restart time
 	// runs out; the BGP speaker itself drops them then.
 	if o.Node != nil || r.Stale {

@@ -32,6 +32,6 @@ func (staleVIP) CheckRoute(s *Snapshot, i int, report func(Finding)) {
 	}
 	msg := fmt.Sprintf("%s announces %s %s, an address of LoadBalancer pool %s that no Service holds.",
 		s.describeOrigin(i), r.Prefix, r.Via(), pool)
-	report(Finding{Prefix: r.Prefix, Node: s.Origins[i].Name(), NextHop: r.NextHop, Peer: r.Peer, Message: msg,
+	report(Finding{Prefix: r.Prefix, Node: s.Origin(i).Name(), NextHop: r.NextHop, Peer: r.Peer, Message: msg,
 		Hint: staleVIPHint})
 }

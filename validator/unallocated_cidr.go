@@ -22,7 +22,7 @@ func (rule unallocatedCIDR) Check(s *Snapshot, report func(Finding)) {
 // CheckRoute checks route i (RouteRule).
 func (unallocatedCIDR) CheckRoute(s *Snapshot, i int, report func(Finding)) {
 	r := s.Routes[i]
-	v := s.Origins[i].Node
+	v := s.Origin(i).Node
 	if v == nil || s.InServiceRange(r.Prefix) || s.OutOfRange(r.Prefix) {
 		return
 	}

@@ -21,7 +21,7 @@ func (r vipWrongNode) Check(s *Snapshot, report func(Finding)) {
 
 // CheckRoute judges route i alone (an incremental RouteRule).
 func (vipWrongNode) CheckRoute(s *Snapshot, i int, report func(Finding)) {
-	r, v := s.Routes[i], s.Origins[i].Node
+	r, v := s.Routes[i], s.Origin(i).Node
 	if v == nil || r.Stale || !r.Prefix.IsSingleIP() {
 		return
 	}
