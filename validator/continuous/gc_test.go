@@ -13,6 +13,7 @@ func TestWithGCDeferred(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 40))
 	var before, after runtime.MemStats
 	var sink [][]byte
+	runtime.GC() // none marking on entry: one would finish during f
 	withGCDeferred(512<<20, func() {
 		runtime.ReadMemStats(&before)
 		for range 64 { // 64 MB: at GOGC 150 over this test's small heap, several collections
