@@ -156,7 +156,8 @@ func (f *routeFeed) routeMonitoring(msg []byte) {
 		u.TreatAsWithdraw()
 	}
 	b := &f.batch
-	b.attrs = validator.Attributes{Peer: h.Addr, PeerASN: h.AS, RouterID: h.BGPID, ASPath: u.ASPath, Communities: u.Communities}
+	b.attrs = validator.Attributes{Peer: h.Addr, PeerASN: h.AS, RouterID: h.BGPID, ASPath: u.ASPath,
+		Communities: u.Communities}
 	if len(u.Announced) > 0 || len(u.Withdrawn) > 0 {
 		b.attrs.NextHop, b.announced, b.withdrawn = u.NextHop, u.Announced, u.Withdrawn
 		f.c.sync.update(h.Addr, b)

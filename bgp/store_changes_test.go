@@ -78,7 +78,8 @@ func TestStoreChangesCatchUp(t *testing.T) {
 	s := NewStore()
 	mp := MonitoredPeer{Router: peers[0], Address: peers[1]}
 	s.MonitoredUp(mp, PeerInfo{Address: peers[1]})
-	s.MonitoredUpdate(mp, &validator.Attributes{Peer: peers[1]}, []NLRI{{Prefix: netip.MustParsePrefix("10.0.0.0/24")}}, nil)
+	s.MonitoredUpdate(mp, &validator.Attributes{Peer: peers[1]}, []NLRI{{Prefix: netip.MustParsePrefix("10.0.0.0/24")}},
+		nil)
 	if _, _, _, ok := s.Changes(0); ok {
 		t.Error("Changes answered for a store with a BMP-monitored peer")
 	}

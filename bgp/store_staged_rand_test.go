@@ -22,7 +22,8 @@ func TestStoreStagedMatchesUpdates(t *testing.T) {
 	peer := netip.MustParseAddr("127.0.0.2")
 	randNLRI := func() []NLRI { return randomNLRI(r) }
 	randAttrs := func() *validator.Attributes {
-		return &validator.Attributes{Peer: peer, NextHop: netip.MustParseAddr("10.1.0.1"), ASPath: []uint32{65000 + uint32(r.IntN(3))}}
+		return &validator.Attributes{Peer: peer, NextHop: netip.MustParseAddr("10.1.0.1"),
+			ASPath: []uint32{65000 + uint32(r.IntN(3))}}
 	}
 	for round := range 3000 {
 		staged, direct := NewStore(), NewStore()

@@ -24,7 +24,8 @@ func TestStoreStagedTable(t *testing.T) {
 		return out
 	}
 	attrs := func() *validator.Attributes {
-		return &validator.Attributes{Peer: peer, NextHop: netip.MustParseAddr("10.1.0.1"), ASPath: []uint32{65010}, Communities: []string{"65010:1"}}
+		return &validator.Attributes{Peer: peer, NextHop: netip.MustParseAddr("10.1.0.1"), ASPath: []uint32{65010},
+			Communities: []string{"65010:1"}}
 	}
 	for _, tc := range []struct {
 		name   string

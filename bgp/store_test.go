@@ -15,7 +15,8 @@ import (
 func TestStoreGracefulRestart(t *testing.T) {
 	peer := netip.MustParseAddr("127.0.1.11")
 	v4 := validator.Route{Prefix: netip.MustParsePrefix("10.244.1.0/24"), Attributes: &validator.Attributes{Peer: peer}}
-	v6 := validator.Route{Prefix: netip.MustParsePrefix("fd00:10:244:1::/64"), Attributes: &validator.Attributes{Peer: peer}}
+	v6 := validator.Route{Prefix: netip.MustParsePrefix("fd00:10:244:1::/64"),
+		Attributes: &validator.Attributes{Peer: peer}}
 	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	cases := []struct {
 		name      string
@@ -153,7 +154,8 @@ func TestStoreEndOfRIBPerFamily(t *testing.T) {
 // their attributes; replaced and withdrawn paths free their attribute sets.
 func TestStoreRoundTrip(t *testing.T) {
 	peer := netip.MustParseAddr("127.0.1.11")
-	base := validator.Attributes{Peer: peer, PeerASN: 65010, RouterID: peer, NextHop: netip.MustParseAddr("10.0.0.11"), ASPath: []uint32{65010}, Communities: []string{"65010:1"}}
+	base := validator.Attributes{Peer: peer, PeerASN: 65010, RouterID: peer, NextHop: netip.MustParseAddr("10.0.0.11"),
+		ASPath: []uint32{65010}, Communities: []string{"65010:1"}}
 	with := func(p string, id uint32, change func(*validator.Attributes)) validator.Route {
 		a := base
 		if change != nil {
@@ -232,7 +234,8 @@ func TestStoreMonitoredPeers(t *testing.T) {
 	tor2 := MonitoredPeer{Router: netip.MustParseAddr("10.0.0.2"), Address: node}
 	attrs := &validator.Attributes{Peer: node, NextHop: node, PeerASN: 65010}
 	s := NewStore()
-	s.Update(node, []validator.Route{{Prefix: netip.MustParsePrefix("10.244.0.0/24"), Attributes: &validator.Attributes{Peer: node}}}, nil)
+	s.Update(node, []validator.Route{{Prefix: netip.MustParsePrefix("10.244.0.0/24"),
+		Attributes: &validator.Attributes{Peer: node}}}, nil)
 	for _, p := range []MonitoredPeer{tor1, tor2} {
 		s.MonitoredUp(p, PeerInfo{Address: node, BMP: &BMPInfo{Router: p.Router}})
 		s.MonitoredUpdate(p, attrs, []NLRI{{Prefix: netip.MustParsePrefix("10.244.1.0/24")},
@@ -297,7 +300,10 @@ func BenchmarkStoreHeapPerRoute(b *testing.B) {
 			batch = batch[:0]
 			for j := i; j < i+1000; j++ {
 				a := uint32(j) + 1<<16
-				batch = append(batch, validator.Route{Prefix: netip.PrefixFrom(netip.AddrFrom4([4]byte{byte(a >> 16), byte(a >> 8), byte(a), 0}), 24), Attributes: &validator.Attributes{Peer: peer, RouterID: peer, PeerASN: 65010, NextHop: netip.AddrFrom4([4]byte{10, 0, byte(i / 1000), 1}), ASPath: []uint32{65010}, Communities: []string{"65010:100"}}})
+				p := netip.PrefixFrom(netip.AddrFrom4([4]byte{byte(a >> 16), byte(a >> 8), byte(a), 0}), 24)
+				batch = append(batch, validator.Route{Prefix: p, Attributes: &validator.Attributes{Peer: peer,
+					RouterID: peer, PeerASN: 65010, NextHop: netip.AddrFrom4([4]byte{10, 0, byte(i / 1000), 1}),
+					ASPath: []uint32{65010}, Communities: []string{"65010:100"}}})
 			}
 			s.Update(peer, batch, nil)
 		}

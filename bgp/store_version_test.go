@@ -16,7 +16,8 @@ import (
 func TestStoreVersionAndFreshRoutes(t *testing.T) {
 	s := NewStore()
 	peer := netip.MustParseAddr("127.0.0.2")
-	r := validator.Route{Prefix: netip.MustParsePrefix("10.0.0.0/28"), Attributes: &validator.Attributes{NextHop: netip.MustParseAddr("10.1.0.1"), Peer: peer}}
+	r := validator.Route{Prefix: netip.MustParsePrefix("10.0.0.0/28"),
+		Attributes: &validator.Attributes{NextHop: netip.MustParseAddr("10.1.0.1"), Peer: peer}}
 	v0 := s.Version()
 	s.Update(peer, []validator.Route{r}, nil)
 	v1 := s.Version()

@@ -24,7 +24,8 @@ func TestStaleRoute(t *testing.T) {
 		{name: "CiliumNode without Node is not current", cluster: cluster(IPAMClusterPool, pool, n1, gone),
 			routes: routes("10.244.3.0/24@10.0.0.13"), want: []string{"10.244.3.0/24 - node3"}},
 		{name: "attributed by peer when the next hop is unknown", cluster: cluster(IPAMClusterPool, pool, n1),
-			routes: []Route{{Prefix: pfx("10.244.1.0/24"), Attributes: &Attributes{NextHop: addr("192.0.2.1"), Peer: addr("10.0.0.11")}}}},
+			routes: []Route{{Prefix: pfx("10.244.1.0/24"), Attributes: &Attributes{NextHop: addr("192.0.2.1"),
+				Peer: addr("10.0.0.11")}}}},
 		{name: "attributed by router ID last", cluster: cluster(IPAMClusterPool, pool, n1),
 			routes: []Route{{Prefix: pfx("10.244.1.0/24"), Attributes: &Attributes{RouterID: addr("10.0.0.11")}}}},
 	})

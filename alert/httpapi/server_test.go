@@ -26,8 +26,11 @@ func testServer(ready bool) *httptest.Server {
 			return continuous.State{Findings: []continuous.Tracked{{Finding: f1, Firing: true}, {Finding: f2}}}
 		},
 		Routes: func() []validator.Route {
-			return []validator.Route{{Prefix: netip.MustParsePrefix("10.244.1.0/24"), Attributes: &validator.Attributes{Peer: netip.MustParseAddr("127.0.1.1")}},
-				{Prefix: netip.MustParsePrefix("10.244.2.0/24"), Attributes: &validator.Attributes{Peer: netip.MustParseAddr("127.0.1.2")}}}
+			return []validator.Route{
+				{Prefix: netip.MustParsePrefix("10.244.1.0/24"),
+					Attributes: &validator.Attributes{Peer: netip.MustParseAddr("127.0.1.1")}},
+				{Prefix: netip.MustParsePrefix("10.244.2.0/24"),
+					Attributes: &validator.Attributes{Peer: netip.MustParseAddr("127.0.1.2")}}}
 		},
 		Peers: func() any { return []string{"127.0.1.1"} },
 		Nodes: func() any { return []string{"node1"} },

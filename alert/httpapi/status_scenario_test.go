@@ -118,7 +118,8 @@ func everyRule(t *testing.T) *scenario {
 	} {
 		peer := "127.0.1." + r.nextHop[len("10.0.0."):]
 		perPeer[peer]++
-		sc.routes = append(sc.routes, validator.Route{Prefix: pfx(r.prefix), Attributes: &validator.Attributes{NextHop: ip(r.nextHop), Peer: ip(peer), PeerASN: 65001, ASPath: []uint32{65001}}})
+		sc.routes = append(sc.routes, validator.Route{Prefix: pfx(r.prefix),
+			Attributes: &validator.Attributes{NextHop: ip(r.nextHop), Peer: ip(peer), PeerASN: 65001, ASPath: []uint32{65001}}})
 	}
 	for _, p := range []struct {
 		addr, state string
@@ -180,9 +181,10 @@ func allClear() *scenario {
 		Nodes: []validator.Node{{Name: "node1", Addresses: []netip.Addr{ip("10.0.0.11")}, Ready: true}},
 		CiliumNodes: []validator.CiliumNode{{Name: "node1", Addresses: []netip.Addr{ip("10.0.0.11")},
 			PodCIDRs: []netip.Prefix{pfx("10.244.1.0/24")}}}},
-		routes: []validator.Route{{Prefix: pfx("10.244.1.0/24"), Attributes: &validator.Attributes{NextHop: ip("10.0.0.11"), Peer: ip("127.0.1.11")}}},
-		peers:  []bgp.PeerInfo{{Address: ip("127.0.1.11"), ASN: 65001, State: "established", Routes: 1}},
-		nodes:  map[string]string{"node1": "ok"}, chips: map[string]string{"node1 10.244.1.0/24": "ok"},
+		routes: []validator.Route{{Prefix: pfx("10.244.1.0/24"), Attributes: &validator.Attributes{NextHop: ip("10.0.0.11"),
+			Peer: ip("127.0.1.11")}}},
+		peers: []bgp.PeerInfo{{Address: ip("127.0.1.11"), ASN: 65001, State: "established", Routes: 1}},
+		nodes: map[string]string{"node1": "ok"}, chips: map[string]string{"node1 10.244.1.0/24": "ok"},
 	}
 	sc.findings = []continuous.Tracked{}
 	return sc

@@ -130,7 +130,8 @@ func (s *session) apply(p bgp.MonitoredPeer, h wire.PeerHeader, u *wire.Update) 
 	if u.OtherFamilies > 0 {
 		s.st.metrics.ignored.WithLabelValues("other-family").Add(float64(u.OtherFamilies))
 	}
-	attrs := validator.Attributes{Peer: h.Addr, PeerASN: h.AS, RouterID: h.BGPID, ASPath: u.ASPath, Communities: u.Communities}
+	attrs := validator.Attributes{Peer: h.Addr, PeerASN: h.AS, RouterID: h.BGPID, ASPath: u.ASPath,
+		Communities: u.Communities}
 	if locRIB(h) {
 		attrs.Peer = s.router
 	}

@@ -19,7 +19,8 @@ func TestEngineCacheMatchesValidate(t *testing.T) {
 	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	gone := validator.DeletedNode{Name: "node3", Addresses: []netip.Addr{netip.MustParseAddr("10.0.0.13")},
 		CIDRs: []netip.Prefix{netip.MustParsePrefix("10.244.3.0/24")}, DeletedAt: now.Add(-time.Minute)}
-	stale := validator.Route{Prefix: netip.MustParsePrefix("10.244.3.0/24"), Attributes: &validator.Attributes{NextHop: netip.MustParseAddr("10.0.0.13")}}
+	stale := validator.Route{Prefix: netip.MustParsePrefix("10.244.3.0/24"),
+		Attributes: &validator.Attributes{NextHop: netip.MustParseAddr("10.0.0.13")}}
 	withTombstone := *c
 	withTombstone.Deleted = []validator.DeletedNode{gone}
 	steps := []struct {

@@ -45,8 +45,10 @@ func world() (*fakeRoutes, *fakeCluster) {
 
 func healthy() []validator.Route {
 	return []validator.Route{
-		{Prefix: netip.MustParsePrefix("10.244.1.0/24"), Attributes: &validator.Attributes{NextHop: netip.MustParseAddr("10.0.0.11")}},
-		{Prefix: netip.MustParsePrefix("10.244.2.0/24"), Attributes: &validator.Attributes{NextHop: netip.MustParseAddr("10.0.0.12")}},
+		{Prefix: netip.MustParsePrefix("10.244.1.0/24"),
+			Attributes: &validator.Attributes{NextHop: netip.MustParseAddr("10.0.0.11")}},
+		{Prefix: netip.MustParsePrefix("10.244.2.0/24"),
+			Attributes: &validator.Attributes{NextHop: netip.MustParseAddr("10.0.0.12")}},
 	}
 }
 
