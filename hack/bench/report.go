@@ -143,6 +143,35 @@ func writeIngest(b *strings.Builder, res *Results) {
 }
 
 // targetRatios are the 1M-prefix ratios the targets are about (raw sender).
+// wallPairs returns the range of routewarden's verdict over gobgpd's held
+// time within each 1M trial (the two ran back to back): the spread a single
+// median ratio hides.
+func wallPairs(res *Results) (lo, hi float64, ok bool) {
+	verdict, held := map[int]float64{}, map[int]float64{}
+	for _, t := range res.Trials {
+		switch {
+		case t.Err != "" || t.Sender != "raw" || t.Workload != "ipv4-1M":
+		case t.Collector == "routewarden":
+			verdict[t.Trial] = t.VerdictSec
+		case t.Collector == "gobgpd":
+			held[t.Trial] = t.HeldSec
+		}
+	}
+	for k, v := range verdict {
+		if h := held[k]; h > 0 {
+			r := v / h
+			if !ok || r < lo {
+				lo = r
+			}
+			if !ok || r > hi {
+				hi = r
+			}
+			ok = true
+		}
+	}
+	return lo, hi, ok
+}
+
 func targetRatios(res *Results) (wall, rss float64, ok bool) {
 	gs := groups(res.Trials)
 	a, o := gs["routewarden|raw|ipv4-1M"], gs["gobgpd|raw|ipv4-1M"]
