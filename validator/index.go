@@ -5,16 +5,16 @@ import (
 	"slices"
 )
 
-// addrMap maps addresses to V. IPv4 addresses, the common case, go to an
-// open-addressing table keyed by their 32 bits: attribution looks up every
-// route's next hop, and a Go map of netip.Addr hashes 24 bytes and a pointer.
+// addrMap maps addresses to V. IPv4 addresses, the common case, go to a
+// table keyed by their 32 bits: attribution looks up every route's next hop,
+// and a Go map of netip.Addr hashes 24 bytes and a pointer.
 type addrMap[V any] struct {
 	v4    *table4[V]
-	other map[netip.Addr]V
+	other map[netip.Addr]V // and IPv4 addresses past table4's capacity
 }
 
 func newAddrMap[V any]() addrMap[V] {
-	return addrMap[V]{v4: newTable4[V](8), other: map[netip.Addr]V{}}
+	return addrMap[V]{v4: newTable4[V](0), other: map[netip.Addr]V{}}
 }
 
 func addr4(a netip.Addr) uint32 {
@@ -24,77 +24,52 @@ func addr4(a netip.Addr) uint32 {
 
 func (m addrMap[V]) get(a netip.Addr) (V, bool) {
 	if a.Is4() {
-		return m.v4.get(addr4(a))
+		if v, ok := m.v4.get(addr4(a)); ok || !m.v4.full() {
+			return v, ok
+		}
 	}
 	v, ok := m.other[a]
 	return v, ok
 }
 
 func (m addrMap[V]) set(a netip.Addr, v V) {
-	if a.Is4() {
-		m.v4.set(addr4(a), v)
-		return
+	if !a.Is4() || !m.v4.set(addr4(a), v) {
+		m.other[a] = v
 	}
-	m.other[a] = v
 }
 
-// table4 is a linear-probing hash table from uint32 to V, at most half full.
+// table4 maps uint32 keys to V: a packedTable from key to the value's index.
 type table4[V any] struct {
-	slots []slot4 // len is a power of two
-	vals  []V
-	shift uint // 32 - log2(len(slots))
+	idx  *packedTable
+	vals []V
 }
 
-type slot4 struct {
-	key uint32
-	idx int32 // into vals; -1 marks a free slot
-}
-
-func newTable4[V any](logSize uint) *table4[V] {
-	t := &table4[V]{slots: make([]slot4, 1<<logSize), shift: 32 - logSize}
-	for i := range t.slots {
-		t.slots[i].idx = -1
-	}
-	return t
-}
-
-// find returns k's slot, or the free slot where it would go.
-func (t *table4[V]) find(k uint32) int {
-	mask := len(t.slots) - 1
-	for p := int((k * 0x9E3779B1) >> t.shift); ; p = (p + 1) & mask {
-		if s := t.slots[p]; s.idx < 0 || s.key == k {
-			return p
-		}
-	}
-}
+func newTable4[V any](size int) *table4[V] { return &table4[V]{idx: newPackedTable(size)} }
 
 func (t *table4[V]) get(k uint32) (V, bool) {
-	if s := t.slots[t.find(k)]; s.idx >= 0 {
-		return t.vals[s.idx], true
+	if i, ok := t.idx.get(uint64(k) + 1); ok { // +1: the packed table's keys are not 0
+		return t.vals[i], true
 	}
 	var zero V
 	return zero, false
 }
 
-func (t *table4[V]) set(k uint32, v V) {
-	p := t.find(k)
-	if s := t.slots[p]; s.idx >= 0 {
-		t.vals[s.idx] = v
-		return
+// set maps k to v; it returns false, holding nothing new, once the table is full.
+func (t *table4[V]) set(k uint32, v V) bool {
+	if i, ok := t.idx.get(uint64(k) + 1); ok {
+		t.vals[i] = v
+		return true
 	}
-	if 2*(len(t.vals)+1) > len(t.slots) {
-		grown := newTable4[V](32 - t.shift + 1)
-		for _, s := range t.slots {
-			if s.idx >= 0 {
-				grown.slots[grown.find(s.key)] = s
-			}
-		}
-		t.slots, t.shift = grown.slots, grown.shift
-		p = t.find(k)
+	if t.full() {
+		return false
 	}
-	t.slots[p] = slot4{key: k, idx: int32(len(t.vals))}
+	t.idx.set(uint64(k)+1, int32(len(t.vals)))
 	t.vals = append(t.vals, v)
+	return true
 }
+
+// full reports whether the table holds as many values as an index can name.
+func (t *table4[V]) full() bool { return len(t.vals) >= packedMaxValue }
 
 // indexPrefixes chains the routes of each prefix, in index order.
 func (s *Snapshot) indexPrefixes() {

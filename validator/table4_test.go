@@ -10,7 +10,7 @@ import (
 func TestTable4MatchesMap(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(3, 4))
 	for _, space := range []uint32{16, 1000, 1 << 31} {
-		tab, want := newTable4[int](3), map[uint32]int{}
+		tab, want := newTable4[int](0), map[uint32]int{}
 		for i := range 20_000 {
 			k := rnd.Uint32N(space)
 			if rnd.IntN(2) == 0 {
