@@ -82,10 +82,8 @@ func (s *Snapshot) sortList(l []int) {
 // addRoute appends a route, attributes it and indexes it; it returns its index.
 func (s *Snapshot) addRoute(r Route) int {
 	i := len(s.Routes)
-	if r.Attributes == nil {
-		r.Attributes = new(Attributes)
-	}
 	s.Routes = append(s.Routes, r)
+	fillAttributes(s.Routes[i:])
 	s.origins.append(s.attribute(&s.Routes[i]))
 	s.next, s.upd.prev = append(s.next, -1), append(s.upd.prev, -1)
 	if head, ok := s.byPrefix.get(r.Prefix); ok {
