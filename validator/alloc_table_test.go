@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"net/netip"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -33,6 +34,8 @@ func TestAllocTableMatchesLinearScan(t *testing.T) {
 		for i := range rnd.IntN(12) {
 			allocs = append(allocs, Allocation{Prefix: randPrefix(masked), Node: fmt.Sprintf("n%d", i%4)})
 		}
+		// In node order, as the snapshot hands them over.
+		slices.SortStableFunc(allocs, func(a, b Allocation) int { return strings.Compare(a.Node, b.Node) })
 		table := newAllocTable(slices.Clone(allocs))
 		legacy := newLegacyAllocs(table.inOrder())
 		for range 30 {

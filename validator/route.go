@@ -80,6 +80,24 @@ func (r Route) Via() string {
 	return b.String()
 }
 
+// String renders the route for messages and test output (its attributes are
+// behind a pointer, which %v would print as an address):
+// "10.244.1.0/24 #2 via next hop 10.0.0.11 (peer 127.0.0.1), stale".
+func (r Route) String() string {
+	s := r.Prefix.String()
+	if r.PathID != 0 {
+		s += " #" + strconv.FormatUint(uint64(r.PathID), 10)
+	}
+	s += " " + r.Via()
+	if p := r.ASPathString(); p != "" {
+		s += ", AS path " + p
+	}
+	if r.Stale {
+		s += ", stale"
+	}
+	return s
+}
+
 // ASPathString renders the AS path as "65010 65000".
 func (r Route) ASPathString() string {
 	path := r.Attrs().ASPath

@@ -28,6 +28,10 @@ func TestRouteAttributesShared(t *testing.T) {
 			rs[3].Attributes, rs[4].Attributes, rs[5].Attributes)
 	}
 
+	if got, want := b.String(), "10.0.0.0/24 via next hop 127.0.0.2, AS path 65011"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+
 	bare := Route{Prefix: netip.MustParsePrefix("10.0.1.0/24")}
 	if got := bare.Via(); got != "from an unknown origin" {
 		t.Errorf("Via of a route without attributes: %q", got)
@@ -36,9 +40,21 @@ func TestRouteAttributesShared(t *testing.T) {
 	if res := Validate(c, []Route{bare}, Options{}); res.Summary.Routes != 1 {
 		t.Errorf("Validate of a route without attributes: %+v", res.Summary)
 	}
+	in := []Route{bare}
+	Validate(c, in, Options{})
+	if in[0].Attributes != nil {
+		t.Errorf("Validate filled the caller's route")
+	}
 	e := NewEngine(c, nil, Options{})
 	e.AddRoute(bare)
 	if rs := e.Routes(); len(rs) != 1 || rs[0].Attributes == nil {
 		t.Errorf("engine holds %v, want the route with empty attributes", rs)
+	}
+	// Looked up by identity (prefix, peer, path ID) before being filled.
+	e.AddRoute(bare)
+	e.Sync([]Route{bare, {Prefix: netip.MustParsePrefix("10.0.2.0/24")}})
+	e.WithdrawRoute(bare)
+	if rs := e.Routes(); len(rs) != 1 || rs[0].Prefix.String() != "10.0.2.0/24" {
+		t.Errorf("engine holds %v after the withdrawal, want 10.0.2.0/24 only", rs)
 	}
 }

@@ -105,7 +105,8 @@ func NewSnapshot(c *Cluster, routes []Route, opts Options) *Snapshot {
 	for _, r := range c.IPAM.PodRanges {
 		s.podRanges[family(r)] = append(s.podRanges[family(r)], r)
 	}
-	fillAttributes(routes)
+	routes = fillAttributes(routes)
+	s.Routes = routes
 	s.origins = newOrigins(len(routes))
 	// Indexing prefixes, sorting the allocations and attributing origins
 	// touch disjoint state: on a large snapshot they run side by side.
@@ -140,18 +141,22 @@ func NewSnapshot(c *Cluster, routes []Route, opts Options) *Snapshot {
 	return s
 }
 
-// fillAttributes gives routes without attributes empty ones, for the rules
-// to read.
-func fillAttributes(routes []Route) {
-	var empty *Attributes
-	for i := range routes {
+// fillAttributes returns routes with empty attributes where a route has none,
+// for the rules to read: a copy when it has to fill any, the caller's slice
+// is left as it was.
+func fillAttributes(routes []Route) []Route {
+	i := slices.IndexFunc(routes, func(r Route) bool { return r.Attributes == nil })
+	if i < 0 {
+		return routes
+	}
+	routes = slices.Clone(routes)
+	empty := new(Attributes)
+	for ; i < len(routes); i++ {
 		if routes[i].Attributes == nil {
-			if empty == nil {
-				empty = new(Attributes)
-			}
 			routes[i].Attributes = empty
 		}
 	}
+	return routes
 }
 
 func (s *Snapshot) view(name string) *NodeView {

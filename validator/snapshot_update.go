@@ -41,7 +41,7 @@ func (s *Snapshot) enableUpdates() {
 func (s *Snapshot) find(r *Route) (int32, bool) {
 	i, ok := s.byPrefix.get(r.Prefix)
 	for ok && i >= 0 {
-		if q := &s.Routes[i]; q.PathID == r.PathID && q.Peer == r.Peer {
+		if q := &s.Routes[i]; q.PathID == r.PathID && q.Peer == r.Attrs().Peer {
 			return i, true
 		}
 		i = s.next[i]
@@ -82,8 +82,10 @@ func (s *Snapshot) sortList(l []int) {
 // addRoute appends a route, attributes it and indexes it; it returns its index.
 func (s *Snapshot) addRoute(r Route) int {
 	i := len(s.Routes)
+	if r.Attributes == nil {
+		r.Attributes = new(Attributes) // as NewSnapshot fills them
+	}
 	s.Routes = append(s.Routes, r)
-	fillAttributes(s.Routes[i:])
 	s.origins.append(s.attribute(&s.Routes[i]))
 	s.next, s.upd.prev = append(s.next, -1), append(s.upd.prev, -1)
 	if head, ok := s.byPrefix.get(r.Prefix); ok {

@@ -47,7 +47,7 @@ func (s *Server) routes(w http.ResponseWriter, r *http.Request) {
 	}
 	out := []validator.Route{}
 	for _, rt := range s.src.Routes() {
-		if want.IsValid() && !want.Overlaps(rt.Prefix) || q.Get("peer") != "" && rt.Peer.String() != q.Get("peer") {
+		if want.IsValid() && !want.Overlaps(rt.Prefix) || q.Get("peer") != "" && rt.Attrs().Peer.String() != q.Get("peer") {
 			continue
 		}
 		out = append(out, rt)

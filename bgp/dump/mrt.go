@@ -129,15 +129,15 @@ func ribRoutes(rib *mrt.Rib, peers []*mrt.Peer) ([]validator.Route, error) {
 		rt.Peer, _ = netip.AddrFromSlice(p.IpAddress)
 		rt.RouterID, _ = netip.AddrFromSlice(p.BgpId)
 		rt.Peer, rt.RouterID = rt.Peer.Unmap(), rt.RouterID.Unmap()
-		ApplyAttributes(&rt, e.PathAttributes)
+		applyAttributes(&rt, e.PathAttributes)
 		out = append(out, rt)
 	}
 	return out, nil
 }
 
-// ApplyAttributes copies next hop, AS path and communities from GoBGP path
-// attributes into a route; the live collector uses it too.
-func ApplyAttributes(rt *validator.Route, attrs []bgp.PathAttributeInterface) {
+// applyAttributes copies next hop, AS path and communities from GoBGP path
+// attributes into a route's own attribute set.
+func applyAttributes(rt *validator.Route, attrs []bgp.PathAttributeInterface) {
 	for _, a := range attrs {
 		switch v := a.(type) {
 		case *bgp.PathAttributeNextHop:
