@@ -55,14 +55,29 @@ func gobgpdConfig(port int, peer string) string {
 
 type gobgpdRun struct {
 	*proc
+	bmp    *discardBMP // nil without a BMP server
 	conn   *grpc.ClientConn
 	client api.GobgpApiClient
 	eor    chan struct{} // closed at the first End-of-RIB
 }
 
-func startGobgpd(ctx context.Context, bin, dir string, port int, peer string) (*gobgpdRun, error) {
+func startGobgpd(ctx context.Context, bin, dir string, port int, peer string, withBMP bool) (_ *gobgpdRun, err error) {
 	conf := filepath.Join(dir, "gobgpd.toml")
-	if err := os.WriteFile(conf, []byte(gobgpdConfig(port, peer)), 0o644); err != nil {
+	config := gobgpdConfig(port, peer)
+	var bmp *discardBMP
+	if withBMP {
+		var bmpPort int
+		if bmp, bmpPort, err = startDiscardBMP(); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if err != nil {
+				bmp.stop()
+			}
+		}()
+		config += bmpServerConfig(bmpPort)
+	}
+	if err := os.WriteFile(conf, []byte(config), 0o644); err != nil {
 		return nil, err
 	}
 	apiPort, err := freePort()
@@ -80,7 +95,7 @@ func startGobgpd(ctx context.Context, bin, dir string, port int, peer string) (*
 		p.stop()
 		return nil, err
 	}
-	g := &gobgpdRun{proc: p, conn: conn, client: api.NewGobgpApiClient(conn)}
+	g := &gobgpdRun{proc: p, bmp: bmp, conn: conn, client: api.NewGobgpApiClient(conn)}
 	err = waitFor(20*time.Second, 50*time.Millisecond, "waiting for gobgpd's neighbor", func() (bool, error) {
 		if err := p.alive(); err != nil {
 			return false, err
@@ -163,4 +178,7 @@ func (g *gobgpdRun) held(ctx context.Context) (int, error) {
 func (g *gobgpdRun) stop() {
 	g.conn.Close()
 	g.proc.stop()
+	if g.bmp != nil {
+		g.bmp.stop()
+	}
 }

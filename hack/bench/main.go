@@ -57,7 +57,7 @@ func run(args []string) error {
 	profile := fs.Bool("profile", false, "write CPU and heap profiles of the routewarden collector")
 	gobench := fs.Bool("gobench", true, "run the Go benchmarks (engine, BMP station, detection latency)")
 	only := fs.String("only", "", "run only the workload of this name (e.g. ipv4-1M)")
-	onlyCollectors := fs.String("collectors", "", "run only these collectors (comma-separated: routewarden,gobgpd,bird,routewarden-noval)")
+	onlyCollectors := fs.String("collectors", "", "run only these collectors (comma-separated: routewarden,gobgpd,bird,routewarden-noval,gobgpd-bmp)")
 	from := fs.String("from", "", "do not measure: re-render the report from this results file")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -103,13 +103,13 @@ func run(args []string) error {
 	if *trials > 0 {
 		n = *trials
 	}
-	collectors := []string{"routewarden", "gobgpd", "bird", "routewarden-noval"}
+	collectors := []string{"routewarden", "gobgpd", "bird", "routewarden-noval", "gobgpd-bmp"}
 	if *onlyCollectors != "" {
 		want := strings.Split(*onlyCollectors, ",")
 		collectors = slices.DeleteFunc(collectors, func(c string) bool { return !slices.Contains(want, c) })
 	}
 	if *gobgpd == "" {
-		collectors = slices.DeleteFunc(collectors, func(c string) bool { return c == "gobgpd" })
+		collectors = slices.DeleteFunc(collectors, func(c string) bool { return strings.HasPrefix(c, "gobgpd") })
 		res.Notes = append(res.Notes, "gobgpd was not given (-gobgpd): no bare GoBGP collector")
 	}
 	if _, err := os.Stat(*bird); err != nil {
@@ -183,7 +183,7 @@ func ingest(ctx context.Context, e *env, w Workload, n int, collectors []string)
 	for i := 1; i <= n; i++ {
 		for _, c := range collectors {
 			for _, s := range senders(w) {
-				if c == "routewarden-noval" && s != "raw" {
+				if (c == "routewarden-noval" || c == "gobgpd-bmp") && s != "raw" {
 					continue // the split of routewarden's cost is measured with the raw sender only
 				}
 				if ctx.Err() != nil {

@@ -97,7 +97,7 @@ func writeIngest(b *strings.Builder, res *Results) {
 	fmt.Fprintf(b, "|---|---|---|---|---|---|---|---|\n")
 	for _, w := range workloads(res.Trials) {
 		for _, snd := range []string{"raw", "gobgp"} {
-			for _, c := range []string{"routewarden", "routewarden-noval", "gobgpd", "bird"} {
+			for _, c := range []string{"routewarden", "routewarden-noval", "gobgpd", "gobgpd-bmp", "bird"} {
 				g := gs[c+"|"+snd+"|"+w]
 				if g == nil {
 					continue
@@ -116,7 +116,7 @@ func writeIngest(b *strings.Builder, res *Results) {
 		}
 	}
 	fmt.Fprintf(b, "\nRatios routewarden / bare gobgpd (medians; wall = routewarden's first complete verdict against gobgpd holding every route):\n\n")
-	fmt.Fprintf(b, "| workload | sender | wall (verdict) | held | CPU | peak RSS | routewarden without validation: held, peak RSS |\n|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(b, "| workload | sender | wall (verdict) | held | CPU | peak RSS | routewarden without validation: held, peak RSS | gobgpd watched over BMP: held, CPU |\n|---|---|---|---|---|---|---|---|\n")
 	for _, w := range workloads(res.Trials) {
 		for _, snd := range []string{"raw", "gobgp"} {
 			a, o := gs["routewarden|"+snd+"|"+w], gs["gobgpd|"+snd+"|"+w]
@@ -136,8 +136,14 @@ func writeIngest(b *strings.Builder, res *Results) {
 				nr, okNR := statOf(n.rssMB)
 				nv = ratio(nh, oh, okNH, okOH) + ", " + ratio(nr, or, okNR, okOR)
 			}
-			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s |\n", w, snd, ratio(av, oh, okAV, okOH),
-				ratio(ah, oh, okAH, okOH), ratio(ac, oc, okAC, okOC), ratio(ar, or, okAR, okOR), nv)
+			watched := "–"
+			if m := gs["gobgpd-bmp|"+snd+"|"+w]; m != nil {
+				mh, okMH := statOf(m.held)
+				mc, okMC := statOf(m.cpu)
+				watched = ratio(mh, oh, okMH, okOH) + ", " + ratio(mc, oc, okMC, okOC)
+			}
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", w, snd, ratio(av, oh, okAV, okOH),
+				ratio(ah, oh, okAH, okOH), ratio(ac, oc, okAC, okOC), ratio(ar, or, okAR, okOR), nv, watched)
 		}
 	}
 }

@@ -142,7 +142,7 @@ starts each collector as its own process on 127.0.0.1 (a fresh one per measureme
 measures from the moment the sender's session is Established. CPU is the collector process's utime+stime from
 /proc/<pid>/stat over that interval; peak RSS is its VmHWM; bytes per route is (VmHWM − VmRSS before the
 session) / N. The collectors alternate within every trial (routewarden, gobgpd, BIRD, routewarden without
-validation), 3 trials per size (1 in bench-quick).
+validation, gobgpd watched over BMP), 3 trials per size (1 in bench-quick).
 
 **Workloads.** N IPv4 /28s from 10.0.0.0/8 (10k, 100k, 1M) and 100k IPv6 /64s from fd00::/32, ten per node:
 N/10 Ready nodes with a CiliumNode each, cluster-pool IPAM, each node's ten CIDRs allocated to it and announced
@@ -170,6 +170,9 @@ and loading it takes half a minute).
   helper 120 s, ADD-PATH receive, IPv4+IPv6 unicast) and a global export policy rejecting everything; import is
   GoBGP's default (global RIB, best path). *held*: gobgpd has processed the sender's End-of-RIB (watched over
   its gRPC API; a session's messages are handled in order), then its Adj-RIB-In count is checked to be N.
+- *gobgpd-bmp*: the same gobgpd with a BMP server configured (pre-policy route monitoring, as routewarden's
+  collector configures its GoBGP) and a station in the harness that reads and discards the messages (raw sender
+  only): what GoBGP itself pays for being watched, apart from what routewarden does with the messages.
 - *bird*: Debian's bird2, one BGP protocol (passive, graceful restart, ` + "`add paths rx`" + `), no kernel or device
   protocol, next hops resolved recursively in empty IGP tables (every route kept, unreachable), unprivileged
   port. *held*: ` + "`birdc show protocols all`" + ` reports N imported routes (polled every 5 ms).

@@ -51,8 +51,8 @@ type collectorHandle struct {
 
 func (e *env) startCollector(ctx context.Context, name string, w Workload, port int, peer string, dir string) (*collectorHandle, error) {
 	switch name {
-	case "gobgpd":
-		g, err := startGobgpd(ctx, e.gobgpd, dir, port, peer)
+	case "gobgpd", "gobgpd-bmp":
+		g, err := startGobgpd(ctx, e.gobgpd, dir, port, peer, name == "gobgpd-bmp")
 		if err != nil {
 			return nil, err
 		}
