@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -82,7 +83,10 @@ func machine() Machine {
 func goBenchmarks(ctx context.Context, quick bool) ([]GoBench, *Detection, []string) {
 	var all []GoBench
 	var notes []string
-	extra := []string{}
+	// Three runs of each, reported by their median: a single run on a shared
+	// machine can be off by half (one BMP station run read 1.0M prefixes/s
+	// between runs of 2.0M).
+	extra := []string{"-count", "3"}
 	if quick {
 		extra = []string{"-benchtime", "1x"}
 	}
@@ -95,7 +99,7 @@ func goBenchmarks(ctx context.Context, quick bool) ([]GoBench, *Detection, []str
 	for _, pkg := range pkgs {
 		args := append([]string{"test", "-run", "^$", "-bench", ".", "-benchmem"}, extra...)
 		out, err := goCmd(ctx, nil, append(args, pkg)...)
-		all = append(all, parseGoBench(out)...)
+		all = append(all, medianBenches(parseGoBench(out))...)
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("go test -bench %s failed: %v", pkg, err))
 		}
@@ -192,6 +196,32 @@ func parseGoBench(out []byte) []GoBench {
 		res = append(res, b)
 	}
 	return res
+}
+
+// medianBenches joins the runs of each benchmark (-count) into one, each
+// metric its median (the mean of the middle two for an even count).
+func medianBenches(runs []GoBench) []GoBench {
+	var out []GoBench
+	values := map[string]map[string][]float64{}
+	for _, r := range runs {
+		key := r.Package + " " + r.Name
+		if values[key] == nil {
+			values[key] = map[string][]float64{}
+			out = append(out, r)
+		}
+		for unit, v := range r.Metrics {
+			values[key][unit] = append(values[key][unit], v)
+		}
+	}
+	for i := range out {
+		m := map[string]float64{}
+		for unit, vs := range values[out[i].Package+" "+out[i].Name] {
+			slices.Sort(vs)
+			m[unit] = (vs[(len(vs)-1)/2] + vs[len(vs)/2]) / 2
+		}
+		out[i].Metrics = m
+	}
+	return out
 }
 
 func tail(b []byte, n int) string {
