@@ -57,6 +57,7 @@ type Snapshot struct {
 
 // NewSnapshot indexes the cluster and attributes every route to its origin.
 func NewSnapshot(c *Cluster, routes []Route, opts Options) *Snapshot {
+	routes = fillAttributes(routes)
 	s := &Snapshot{Cluster: c, Routes: routes, Options: opts,
 		nodes: make(map[string]*NodeView, len(c.Nodes)), addrs: newAddrMap[*NodeView](),
 		orphanAddr: newAddrMap[*NodeView](), deleted: newAddrMap[*DeletedNode]()}
@@ -105,8 +106,6 @@ func NewSnapshot(c *Cluster, routes []Route, opts Options) *Snapshot {
 	for _, r := range c.IPAM.PodRanges {
 		s.podRanges[family(r)] = append(s.podRanges[family(r)], r)
 	}
-	routes = fillAttributes(routes)
-	s.Routes = routes
 	s.origins = newOrigins(len(routes))
 	// Indexing prefixes, sorting the allocations and attributing origins
 	// touch disjoint state: on a large snapshot they run side by side.
