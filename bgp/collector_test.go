@@ -69,8 +69,10 @@ func TestPeerDownDropsRoutes(t *testing.T) {
 
 // TestNeverAdvertises is the collector's safety property: a connected speaker
 // receives no prefix, even when another speaker announces routes, in every
-// configuration variant. The control case proves the check can fail: without
-// the export policy, GoBGP does re-advertise node A's routes to node B.
+// configuration variant. Two guards hold it (bgp/collector.go): the export
+// policy and a global RIB without the neighbors' families, and each holds it
+// alone. The control case proves the check can fail: without both, GoBGP does
+// re-advertise node A's routes to node B.
 func TestNeverAdvertises(t *testing.T) {
 	static := func(c *Config) {
 		c.Dynamic = nil
@@ -78,13 +80,15 @@ func TestNeverAdvertises(t *testing.T) {
 			{Address: netip.MustParseAddr("127.0.1.22"), PeerSettings: PeerSettings{ASN: 65020}}}
 	}
 	cases := []struct {
-		name        string
-		allowExport bool
-		gr          bool
-		mutate      func(*Config)
-		asnA, asnB  uint32
+		name              string
+		noPolicy, fullRIB bool // a guard taken away
+		gr                bool
+		mutate            func(*Config)
+		asnA, asnB        uint32
 	}{
-		{name: "control without the policy", allowExport: true, asnA: 65010, asnB: 65020},
+		{name: "control without either guard", noPolicy: true, fullRIB: true, asnA: 65010, asnB: 65020},
+		{name: "the export policy alone", fullRIB: true, asnA: 65010, asnB: 65020},
+		{name: "the global RIB's families alone", noPolicy: true, asnA: 65010, asnB: 65020},
 		{name: "dynamic range, eBGP", asnA: 65010, asnB: 65020},
 		{name: "dynamic range, graceful restart", gr: true, asnA: 65010, asnB: 65020},
 		{name: "dynamic range, iBGP speakers", asnA: 65000, asnB: 65000},
@@ -105,7 +109,7 @@ func TestNeverAdvertises(t *testing.T) {
 			if tc.mutate != nil {
 				tc.mutate(&cfg)
 			}
-			c := startCollector(t, cfg, tc.allowExport)
+			c := startCollectorGuarded(t, cfg, tc.noPolicy, tc.fullRIB)
 			a := startSpeaker(t, "127.0.1.21", tc.asnA, port, 65000, tc.gr)
 			b := startSpeaker(t, "127.0.1.22", tc.asnB, port, 65000, tc.gr)
 			eventually(t, "both sessions", func() bool { return a.established() && b.established() })
@@ -115,8 +119,8 @@ func TestNeverAdvertises(t *testing.T) {
 			eventually(t, "the routes at the collector", func() bool {
 				return len(routesOf(c.Store(), "127.0.1.21")) == 2 && len(routesOf(c.Store(), "127.0.1.22")) == 1
 			})
-			if tc.allowExport {
-				eventually(t, "B to receive A's routes without the policy", func() bool { return b.received() >= 2 })
+			if tc.noPolicy && tc.fullRIB {
+				eventually(t, "B to receive A's routes without the guards", func() bool { return b.received() >= 2 })
 				return
 			}
 			// Give a leak every chance to arrive: GoBGP sends updates at once.

@@ -52,14 +52,22 @@ func (s *speaker) received() int     { return s.Received(context.Background()) }
 func (s *speaker) established() bool { return s.Established(context.Background()) }
 func (s *speaker) stop()             { s.Stop() }
 
-// startCollector runs a collector on a free port until the test ends.
+// startCollector runs a collector on a free port until the test ends;
+// allowExport takes both of its guards against advertising away.
 func startCollector(t testing.TB, cfg Config, allowExport bool) *Collector {
+	t.Helper()
+	return startCollectorGuarded(t, cfg, allowExport, allowExport)
+}
+
+// startCollectorGuarded runs a collector without the never-advertise policy
+// (noPolicy) or with every family in GoBGP's global RIB (fullRIB).
+func startCollectorGuarded(t testing.TB, cfg Config, noPolicy, fullRIB bool) *Collector {
 	t.Helper()
 	c, err := NewCollector(cfg, zerolog.Nop(), prometheus.NewRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.allowExport = allowExport
+	c.noExportPolicy, c.fullGlobalRIB = noPolicy, fullRIB
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- c.Run(ctx) }()
