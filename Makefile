@@ -29,9 +29,9 @@ vulncheck: ## govulncheck on every package, binary and vulnerability database fr
 BENCH_ENV := eval "$$(hack/test-deps.sh 2>/dev/null)"; export KUBE_APISERVER KUBECTL ETCD HELM; \
 	gobgp_bin=$$(hack/tools/gobgp.sh) && $(GO) build -o bin/bench ./hack/bench &&
 
-bench: ## measure ingest, detection latency, engine and BMP; write BENCHMARKS.md and docs/bench.png (~15 min)
+bench: ## measure ingest, detection, engine and BMP; write BENCHMARKS.md, docs/bench.png, docs/bench-go.txt (~15 min)
 	@$(BENCH_ENV) bin/bench -gobgpd "$$gobgp_bin/gobgpd" -out docs/bench-results.json -md BENCHMARKS.md \
-	  -png docs/bench.png $(BENCH_FLAGS)
+	  -png docs/bench.png -gotext docs/bench-go.txt $(BENCH_FLAGS)
 
 bench-quick: ## the bench harness at tiny sizes (about a minute, CI): fails only if the harness is broken
 	@$(BENCH_ENV) tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \

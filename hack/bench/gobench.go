@@ -78,11 +78,10 @@ func machine() Machine {
 }
 
 // goBenchmarks runs the engine benchmarks, the BMP station's (when present)
-// and the detection-latency benchmark (when present). A failing benchmark is
-// noted, not fatal: it is not the harness.
-func goBenchmarks(ctx context.Context, quick bool) ([]GoBench, *Detection, []string) {
-	var all []GoBench
-	var notes []string
+// and the detection-latency benchmark (when present), and returns their
+// results with the output of go test (benchstat reads it as it is). A failing
+// benchmark is noted, not fatal: it is not the harness.
+func goBenchmarks(ctx context.Context, quick bool) (all []GoBench, det *Detection, raw []byte, notes []string) {
 	// Three runs of each, reported by their median: a single run on a shared
 	// machine can be off by half (one BMP station run read 1.0M prefixes/s
 	// between runs of 2.0M).
@@ -99,6 +98,7 @@ func goBenchmarks(ctx context.Context, quick bool) ([]GoBench, *Detection, []str
 	for _, pkg := range pkgs {
 		args := append([]string{"test", "-run", "^$", "-bench", ".", "-benchmem"}, extra...)
 		out, err := goCmd(ctx, nil, append(args, pkg)...)
+		raw = append(raw, out...)
 		all = append(all, medianBenches(parseGoBench(out))...)
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("go test -bench %s failed: %v", pkg, err))
@@ -108,7 +108,7 @@ func goBenchmarks(ctx context.Context, quick bool) ([]GoBench, *Detection, []str
 	if note != "" {
 		notes = append(notes, note)
 	}
-	return all, det, notes
+	return all, det, raw, notes
 }
 
 func detection(ctx context.Context, quick bool) (*Detection, string) {

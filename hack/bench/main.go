@@ -50,12 +50,14 @@ func run(args []string) error {
 	out := fs.String("out", "bench-results.json", "write the raw results here")
 	md := fs.String("md", "", "write the report (BENCHMARKS.md) here")
 	png := fs.String("png", "", "write the plot (docs/bench.png) here")
+	goText := fs.String("gotext", "", "write the Go benchmarks' output here, as go test printed it (for benchstat)")
 	gobgpd := fs.String("gobgpd", "", "gobgpd v3.37.0 binary (hack/tools/gobgp.sh builds it)")
 	bird := fs.String("bird", "/usr/sbin/bird", "BIRD 2 daemon")
 	birdc := fs.String("birdc", "/usr/sbin/birdc", "BIRD 2 client")
 	trials := fs.Int("trials", 0, "trials per size (default 3, 1 with -quick)")
 	profile := fs.Bool("profile", false, "write CPU and heap profiles of the routewarden collector")
 	gobench := fs.Bool("gobench", true, "run the Go benchmarks (engine, BMP station, detection latency)")
+	speakerMax := fs.Int("speaker-max", 1_000_000, "the largest N the GoBGP speaker sends (the raw sender sends all)")
 	only := fs.String("only", "", "run only the workload of this name (e.g. ipv4-1M)")
 	onlyCollectors := fs.String("collectors", "", "run only these collectors (comma-separated: routewarden,gobgpd,bird,routewarden-noval,gobgpd-bmp)")
 	from := fs.String("from", "", "do not measure: re-render the report from this results file")
@@ -85,7 +87,7 @@ func run(args []string) error {
 	}
 	defer os.RemoveAll(dir)
 	e := &env{self: self, gobgpd: *gobgpd, bird: *bird, birdc: *birdc, dir: dir, profile: *profile,
-		timeout: 5 * time.Minute}
+		timeout: 5 * time.Minute, speakerMax: *speakerMax}
 	if *profile {
 		e.dir, _ = filepath.Abs("bench-profiles")
 		_ = os.MkdirAll(e.dir, 0o755)
@@ -132,9 +134,14 @@ func run(args []string) error {
 		}
 	}
 	if *gobench {
-		gb, det, notes := goBenchmarks(ctx, *quick)
+		gb, det, raw, notes := goBenchmarks(ctx, *quick)
 		res.GoBench, res.Detection = gb, det
 		res.Notes = append(res.Notes, notes...)
+		if *goText != "" {
+			if err := os.WriteFile(*goText, raw, 0o644); err != nil {
+				return err
+			}
+		}
 	}
 	res.Duration = time.Since(res.Started).Seconds()
 	b, _ := json.MarshalIndent(res, "", "  ")
@@ -153,11 +160,10 @@ func run(args []string) error {
 }
 
 // senders are the senders used for w: the raw sender always, the GoBGP
-// speaker up to 100k prefixes (loading a million paths into it through its
-// API takes half a minute, and it sends them slower than any collector takes
-// them, so at 1M it would measure the speaker, and blow the time budget).
-func senders(w Workload) []string {
-	if w.N > 100_000 {
+// speaker up to -speaker-max prefixes (loading a million paths into it
+// through its API takes ~20 s, once per workload).
+func (e *env) senders(w Workload) []string {
+	if w.N > e.speakerMax {
 		return []string{"raw"}
 	}
 	return []string{"raw", "gobgp"}
@@ -171,7 +177,7 @@ func ingest(ctx context.Context, e *env, w Workload, n int, collectors []string)
 		return nil, err
 	}
 	var sp *gobgpSpeaker
-	if slices.Contains(senders(w), "gobgp") {
+	if slices.Contains(e.senders(w), "gobgp") {
 		start := time.Now()
 		if sp, err = newGobgpSpeaker(ctx, w); err != nil {
 			return nil, err
@@ -182,7 +188,7 @@ func ingest(ctx context.Context, e *env, w Workload, n int, collectors []string)
 	var out []Trial
 	for i := 1; i <= n; i++ {
 		for _, c := range collectors {
-			for _, s := range senders(w) {
+			for _, s := range e.senders(w) {
 				if (c == "routewarden-noval" || c == "gobgpd-bmp") && s != "raw" {
 					continue // the split of routewarden's cost is measured with the raw sender only
 				}

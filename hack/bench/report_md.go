@@ -62,18 +62,20 @@ the collectors of one run (they alternate within every trial, so they saw the sa
 	} else {
 		fmt.Fprintf(b, "\n## 2. Detection latency\n\nNot measured in this run.\n")
 	}
-	fmt.Fprintf(b, "\n## 3. Engine scale\n\n`go test -run '^$' -bench . -benchmem ./validator/...`")
+	runs := "-count 3 ./%s`, the median of three runs"
 	if res.Quick {
-		b.WriteString(" (with `-benchtime 1x`)")
+		runs = "-benchtime 1x ./%s`"
 	}
-	b.WriteString(":\n\n")
+	fmt.Fprintf(b, "\n## 3. Engine scale\n\n`go test -run '^$' -bench . -benchmem "+runs+":\n\n", "validator/...")
 	if !writeGoBench(b, res, "github.com/routewarden/routewarden/validator") {
 		b.WriteString("No results.\n")
 	}
-	fmt.Fprintf(b, "\n### BMP station\n\n`go test -run '^$' -bench . -benchmem ./bgp/bmp/`:\n\n")
+	fmt.Fprintf(b, "\n### BMP station\n\n`go test -run '^$' -bench . -benchmem "+runs+":\n\n", "bgp/bmp/")
 	if !writeGoBench(b, res, "github.com/routewarden/routewarden/bgp") {
 		b.WriteString("No results.\n")
 	}
+	b.WriteString("\n`make bench` keeps these runs' output, as go test printed it, in `docs/bench-go.txt`: " +
+		"`benchstat docs/bench-go.txt new.txt` compares them with runs of yours.\n")
 	if len(res.Notes) > 0 {
 		fmt.Fprintf(b, "\n### Notes from this run\n\n")
 		for _, n := range res.Notes {
@@ -152,8 +154,9 @@ with its address as next hop, so the verdict on a complete table has no finding.
 completes the OPEN/KEEPALIVE handshake and writes pre-built UPDATEs, each node's prefixes packed into one UPDATE
 (at most 4096 bytes; prefixes share an UPDATE only when they share the next hop), then End-of-RIB for IPv4 and
 IPv6. *gobgp*: a GoBGP v3.37.0 server in the harness holding the workload in its RIB, peering with the collector
-(graceful restart on, so it sends End-of-RIB); used up to 100k prefixes (at 1M it is slower than the collectors
-and loading it takes half a minute).
+(graceful restart on, so it sends End-of-RIB), loaded once per workload before the trials (~20 s at 1M). It
+sends more slowly than the raw sender (BIRD takes 1M from it in ~6 s, from the raw sender in under 1 s), so its
+rows measure the speaker's pace as well as the collector's; the targets are read from the raw sender's.
 
 **Collectors.**
 - *routewarden* (validation on): the harness's ` + "`rw-collector`" + ` process wires the real components as

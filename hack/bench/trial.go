@@ -39,6 +39,7 @@ type env struct {
 	self, gobgpd, bird, birdc, dir string
 	profile                        bool
 	timeout                        time.Duration
+	speakerMax                     int // the largest N the GoBGP speaker sends
 }
 
 // collectorHandle is a started collector.
