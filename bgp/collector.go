@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -186,8 +187,9 @@ func neverAdvertise(ctx context.Context, srv *server.BgpServer) error {
 	return nil
 }
 
-// WarmedUp reports whether every static neighbor has sent End-of-RIB (with no
-// static neighbors, dynamic peers decide nothing: warm-up ends by timeout).
+// WarmedUp reports whether every static neighbor has sent End-of-RIB for
+// every family its session negotiated (with no static neighbors, dynamic
+// peers decide nothing: warm-up ends by timeout).
 func (c *Collector) WarmedUp() bool {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -196,7 +198,9 @@ func (c *Collector) WarmedUp() bool {
 	}
 	eor := map[netip.Addr]bool{}
 	for _, p := range c.store.Peers() {
-		eor[p.Address] = len(p.EndOfRIB) > 0
+		eor[p.Address] = len(p.EndOfRIB) > 0 && !slices.ContainsFunc(p.Families, func(f string) bool {
+			return !slices.Contains(p.EndOfRIB, f)
+		})
 	}
 	for _, n := range c.cfg.Neighbors {
 		if !eor[n.Address] {

@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/rs/zerolog"
+
 	"github.com/routewarden/routewarden/validator"
 )
 
@@ -151,5 +154,46 @@ func TestUnauthorizedPeersGetNoSession(t *testing.T) {
 	}
 	if rs, _ := c.Store().Routes(); len(rs) != 0 {
 		t.Fatalf("routes from unauthorized speakers: %v", rs)
+	}
+}
+
+// TestWarmedUpWaitsForEveryFamily: a static neighbor's table is complete once
+// each family its session negotiated has sent End-of-RIB (a GoBGP speaker may
+// send an empty family's first, before the other family's paths); when the
+// families are not known, at its first End-of-RIB.
+func TestWarmedUpWaitsForEveryFamily(t *testing.T) {
+	peer := netip.MustParseAddr("127.0.1.31")
+	cfg := testConfig(179, false)
+	cfg.Dynamic = nil
+	cfg.Neighbors = []Neighbor{{Address: peer, PeerSettings: PeerSettings{ASN: 65010}}}
+	for _, tc := range []struct {
+		name     string
+		families []string
+		eors     []string
+		want     bool
+	}{
+		{name: "no session yet"},
+		{name: "established, no End-of-RIB", families: []string{"ipv4-unicast", "ipv6-unicast"}},
+		{name: "one family of two", families: []string{"ipv4-unicast", "ipv6-unicast"},
+			eors: []string{"ipv4-unicast"}},
+		{name: "both families", families: []string{"ipv4-unicast", "ipv6-unicast"},
+			eors: []string{"ipv6-unicast", "ipv4-unicast"}, want: true},
+		{name: "families unknown", eors: []string{"ipv4-unicast"}, want: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := NewCollector(cfg, zerolog.Nop(), prometheus.NewRegistry())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.families != nil || tc.eors != nil {
+				c.store.PeerUp(PeerInfo{Address: peer, ASN: 65010, Families: tc.families})
+			}
+			for _, f := range tc.eors {
+				c.store.EndOfRIB(peer, f, f == "ipv6-unicast")
+			}
+			if got := c.WarmedUp(); got != tc.want {
+				t.Errorf("WarmedUp() = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

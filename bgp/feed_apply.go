@@ -61,8 +61,10 @@ func (f *routeFeed) peerUp(ctx context.Context, msg []byte) error {
 	c := f.c
 	c.log.Info().Str("peer", h.Addr.String()).Uint32("asn", h.AS).Str("routerId", h.BGPID.String()).
 		Msg("BGP session established")
-	c.store.PeerUp(PeerInfo{Address: h.Addr, ASN: h.AS, RouterID: h.BGPID.String(), Dynamic: !c.isStatic(h.Addr)})
-	c.sync.peerUp(h.Addr)
+	families := p.gobgp.familyNames()
+	c.store.PeerUp(PeerInfo{Address: h.Addr, ASN: h.AS, RouterID: h.BGPID.String(), Dynamic: !c.isStatic(h.Addr),
+		Families: families})
+	c.sync.peerUp(h.Addr, families)
 	go c.readRestartTime(ctx, h.Addr, f.rt)
 	return nil
 }
@@ -218,7 +220,7 @@ func (f *routeFeed) applyDueLocked(now time.Time, only netip.Addr) {
 			}
 		case p.session > e.session || !p.up: // an ended session's
 		case e.peer == only || now.Sub(p.lastPath) >= feedQuiet && f.drained() || now.Sub(e.posted) >= feedEoRMaxWait:
-			f.c.sync.endOfRIB(e.peer, func() { f.c.store.EndOfRIB(e.peer, e.family, e.isV6) })
+			f.c.sync.endOfRIB(e.peer, e.family, e.isV6, func() { f.c.store.EndOfRIB(e.peer, e.family, e.isV6) })
 		default:
 			kept = append(kept, e)
 		}

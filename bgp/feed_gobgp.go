@@ -41,6 +41,17 @@ func newGoBGPSession(up *gbmp.BMPPeerUpNotification, peer netip.Addr, peerAS, lo
 	return s
 }
 
+// familyNames are the session's address families as End-of-RIB names them
+// ("ipv4-unicast"), sorted.
+func (s *gobgpSession) familyNames() []string {
+	names := make([]string, 0, len(s.families))
+	for rf := range s.families {
+		names = append(names, rf.String())
+	}
+	slices.Sort(names)
+	return names
+}
+
 // decodeLikeGoBGP decodes an UPDATE Decode found irregular (or could not
 // decode) as GoBGP's FSM did before forwarding it: GoBGP's parser and
 // ValidateUpdateMsg, RFC 7606 treat-as-withdraw, and the AS4_PATH merge of a

@@ -11,14 +11,17 @@ import (
 
 // PeerInfo is what the collector knows about one peer, for the API and metrics.
 type PeerInfo struct {
-	Address     netip.Addr    `json:"address"`
-	ASN         uint32        `json:"asn"`
-	RouterID    string        `json:"routerId"`
-	State       string        `json:"state"`
-	Dynamic     bool          `json:"dynamic"`
-	Since       time.Time     `json:"since"`
-	Routes      int           `json:"routes"`
-	EndOfRIB    []string      `json:"endOfRib"`
+	Address  netip.Addr `json:"address"`
+	ASN      uint32     `json:"asn"`
+	RouterID string     `json:"routerId"`
+	State    string     `json:"state"`
+	Dynamic  bool       `json:"dynamic"`
+	Since    time.Time  `json:"since"`
+	Routes   int        `json:"routes"`
+	EndOfRIB []string   `json:"endOfRib"`
+	// Families are the address families the session negotiated (direct
+	// peers): the peer's table is complete once each has sent End-of-RIB.
+	Families    []string      `json:"families,omitempty"`
 	RestartTime time.Duration `json:"restartTime"`
 	// StaleUntil is set while a restarting peer's paths are kept (graceful restart).
 	StaleUntil time.Time `json:"staleUntil,omitempty"`

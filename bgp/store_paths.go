@@ -51,6 +51,26 @@ func newPathTable() pathTable {
 
 func (t *pathTable) len() int { return len(t.v4) + len(t.v6) + len(t.other) }
 
+// split moves the paths of one address family out of t, into a table of their own.
+func (t *pathTable) split(isV6 bool) pathTable {
+	part := newPathTable()
+	if isV6 {
+		part.v6, t.v6 = t.v6, part.v6
+	} else {
+		part.v4, t.v4 = t.v4, part.v4
+	}
+	for k, v := range t.other {
+		if k.prefix.Addr().Is6() == isV6 {
+			if part.other == nil {
+				part.other = map[pathKey]uint32{}
+			}
+			part.other[k] = v
+			delete(t.other, k)
+		}
+	}
+	return part
+}
+
 // put stores a path and returns the value it replaced (ok false when none).
 func (t *pathTable) put(p netip.Prefix, id, v uint32) (old uint32, ok bool) {
 	a := p.Addr()

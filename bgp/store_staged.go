@@ -2,6 +2,7 @@ package bgp
 
 import (
 	"net/netip"
+	"slices"
 
 	"github.com/routewarden/routewarden/validator"
 )
@@ -49,6 +50,30 @@ func (s *Store) stagePaths(peer netip.Addr, attrs *validator.Attributes, announc
 			}
 		}
 	}
+}
+
+// publishStagedFamily makes a peer's staged paths of one address family its
+// paths (that family's End-of-RIB came); the other family's stay staged.
+func (s *Store) publishStagedFamily(peer netip.Addr, isV6 bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.peers[peerKey{addr: peer}]
+	if !ok || e.staged == nil {
+		return
+	}
+	rest := e.staged
+	part := &stagedTable{paths: rest.paths.split(isV6)}
+	rest.withdrawn = slices.DeleteFunc(rest.withdrawn, func(k pathKey) bool {
+		if k.prefix.Addr().Is6() != isV6 {
+			return false
+		}
+		part.withdrawn = append(part.withdrawn, k)
+		return true
+	})
+	e.staged = part
+	s.publish(e)
+	e.staged = rest
+	s.bump()
 }
 
 // publishStaged makes a peer's staged paths its paths.

@@ -89,31 +89,43 @@ func TestStoreStagedTable(t *testing.T) {
 }
 
 // TestInitialSyncStagesInTheStore drives initialSync against a real Store:
-// during the initial sync readers see nothing of the new table, at End-of-RIB
-// all of it (the End-of-RIB itself after the paths), and afterwards updates
-// go straight in.
+// during the initial sync readers see nothing of the new table; a family's
+// End-of-RIB shows that family's paths (the End-of-RIB itself after them),
+// while the other family's stay staged until their own; afterwards updates go
+// straight in.
 func TestInitialSyncStagesInTheStore(t *testing.T) {
 	peer := netip.MustParseAddr("127.0.0.2")
 	s := NewStore()
 	initial := newInitialSync(storeSync{s})
 	s.PeerUp(PeerInfo{Address: peer, State: "established"})
-	initial.peerUp(peer)
+	initial.peerUp(peer, []string{"ipv4-unicast", "ipv6-unicast"})
 	batch := func(p string) *pathBatch {
 		return &pathBatch{attrs: validator.Attributes{Peer: peer, NextHop: peer},
 			announced: []NLRI{{Prefix: netip.MustParsePrefix(p)}}}
 	}
+	shown := func(when string, want int) {
+		t.Helper()
+		if n, r := s.Len(), s.Peers()[0].Routes; n != want || r != want {
+			t.Fatalf("%s the store shows %d paths (peer counts %d), want %d", when, n, r, want)
+		}
+	}
 	initial.update(peer, batch("10.0.1.0/24"))
+	initial.update(peer, batch("fd00:1::/64"))
 	initial.update(peer, batch("10.0.2.0/24"))
-	if n := s.Len(); n != 0 || s.Peers()[0].Routes != 0 {
-		t.Fatalf("during the initial sync the store shows %d paths, want 0", n)
-	}
+	shown("during the initial sync", 0)
 	var atEoR int
-	initial.endOfRIB(peer, func() { atEoR = s.Len(); s.EndOfRIB(peer, "ipv4-unicast", false) })
-	if atEoR != 2 || s.Len() != 2 || s.Peers()[0].Routes != 2 {
-		t.Fatalf("at End-of-RIB %d paths, after it %d (peer counts %d); want 2", atEoR, s.Len(), s.Peers()[0].Routes)
+	initial.endOfRIB(peer, "ipv6-unicast", true, func() { atEoR = s.Len(); s.EndOfRIB(peer, "ipv6-unicast", true) })
+	if atEoR != 1 {
+		t.Fatalf("at the IPv6 End-of-RIB %d paths, want the IPv6 one", atEoR)
 	}
+	shown("after the IPv6 End-of-RIB", 1)
 	initial.update(peer, batch("10.0.3.0/24"))
-	if s.Len() != 3 {
-		t.Fatalf("after the initial sync an update did not reach the store: %d paths", s.Len())
+	shown("before the IPv4 End-of-RIB", 1)
+	initial.endOfRIB(peer, "ipv4-unicast", false, func() { atEoR = s.Len(); s.EndOfRIB(peer, "ipv4-unicast", false) })
+	if atEoR != 4 {
+		t.Fatalf("at the IPv4 End-of-RIB %d paths, want 4", atEoR)
 	}
+	shown("after both End-of-RIBs", 4)
+	initial.update(peer, batch("10.0.4.0/24"))
+	shown("after the initial sync, an update", 5)
 }

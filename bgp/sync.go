@@ -2,6 +2,7 @@ package bgp
 
 import (
 	"net/netip"
+	"slices"
 	"sync"
 	"time"
 
@@ -23,6 +24,7 @@ type syncStore interface {
 	apply(peer netip.Addr, b *pathBatch)
 	stage(peer netip.Addr, b *pathBatch)
 	publish(peer netip.Addr)
+	publishFamily(peer netip.Addr, isV6 bool)
 }
 
 // storeSync is the Store as a syncStore.
@@ -38,16 +40,23 @@ func (t storeSync) stage(peer netip.Addr, b *pathBatch) {
 
 func (t storeSync) publish(peer netip.Addr) { t.s.publishStaged(peer) }
 
+func (t storeSync) publishFamily(peer netip.Addr, isV6 bool) {
+	t.s.publishStagedFamily(peer, isV6)
+}
+
 // Initial-sync batching: while a peer sends its initial table (from
 // Established until its End-of-RIB), its paths are staged in the store and
 // published in one go at End-of-RIB, instead of one store update per UPDATE
 // message. Every store update wakes the validation loop, and validating a
 // half-received table is wasted work (a million routes arrive in seconds; each
 // validation of the partial table costs a snapshot and a missing-route finding
-// for every CIDR not yet announced). A peer that sends no End-of-RIB (no
-// graceful restart) is flushed once it has been quiet for syncSettle; nothing
-// is held longer than syncMaxHold. After its first flush a peer's updates go
-// straight to the store again.
+// for every CIDR not yet announced). A family's End-of-RIB publishes that
+// family's paths; the sync ends when every family the session negotiated has
+// sent its End-of-RIB (GoBGP may send one family's End-of-RIB before the
+// other family's paths). A peer that sends no End-of-RIB (no graceful restart)
+// is flushed once it has been quiet for syncSettle; nothing is held longer
+// than syncMaxHold. After its first flush a peer's updates go straight to the
+// store again.
 const (
 	syncSettle  = 200 * time.Millisecond
 	syncMaxHold = 30 * time.Second
@@ -56,6 +65,9 @@ const (
 type syncPeer struct {
 	first time.Time // the first staged update
 	timer *time.Timer
+	// awaiting are the families whose End-of-RIB has not come (none known:
+	// any End-of-RIB ends the sync).
+	awaiting []string
 }
 
 // initialSync stages the paths of peers in their initial sync. Its store is
@@ -72,12 +84,12 @@ func newInitialSync(store syncStore) *initialSync {
 	return &initialSync{peers: map[netip.Addr]*syncPeer{}, store: store, settle: syncSettle, limit: syncMaxHold}
 }
 
-// peerUp starts staging the peer's paths.
-func (s *initialSync) peerUp(peer netip.Addr) {
+// peerUp starts staging the peer's paths until the End-of-RIB of families.
+func (s *initialSync) peerUp(peer netip.Addr, families []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.flushLocked(peer)
-	s.peers[peer] = &syncPeer{}
+	s.peers[peer] = &syncPeer{awaiting: slices.Clone(families)}
 }
 
 // update stages b while the peer is in its initial sync, else applies it.
@@ -115,10 +127,19 @@ func (s *initialSync) flushIfQuiet(peer netip.Addr, sp *syncPeer) {
 	}
 }
 
-// endOfRIB publishes the peer's staged paths, then runs eor (the store's End-of-RIB).
-func (s *initialSync) endOfRIB(peer netip.Addr, eor func()) {
+// endOfRIB publishes the peer's staged paths of the family (all of them once
+// no family is awaited), then runs eor (the store's End-of-RIB).
+func (s *initialSync) endOfRIB(peer netip.Addr, family string, isV6 bool, eor func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if sp, ok := s.peers[peer]; ok {
+		sp.awaiting = slices.DeleteFunc(sp.awaiting, func(f string) bool { return f == family })
+		if len(sp.awaiting) > 0 {
+			s.store.publishFamily(peer, isV6)
+			eor()
+			return
+		}
+	}
 	s.flushLocked(peer)
 	eor()
 }

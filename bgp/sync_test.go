@@ -3,6 +3,7 @@ package bgp
 import (
 	"net/netip"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -36,6 +37,22 @@ func (r *syncRecorder) publish(peer netip.Addr) {
 	defer r.mu.Unlock()
 	r.got = append(r.got, r.staged[peer]...)
 	delete(r.staged, peer)
+}
+
+func (r *syncRecorder) publishFamily(peer netip.Addr, isV6 bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var rest []string
+	for _, l := range r.staged[peer] {
+		if strings.Contains(l, ":") == isV6 { // an IPv6 prefix has a colon
+			r.got = append(r.got, l)
+		} else {
+			rest = append(rest, l)
+		}
+	}
+	if r.staged != nil {
+		r.staged[peer] = rest
+	}
 }
 
 func batchLines(peer netip.Addr, b *pathBatch) []string {
@@ -85,32 +102,43 @@ func TestInitialSyncHoldsTheTableUntilEndOfRIB(t *testing.T) {
 	}{
 		{name: "held until End-of-RIB, in order", settle: time.Hour, limit: time.Hour,
 			steps: func(s *initialSync, r *syncRecorder) {
-				s.peerUp(a)
+				s.peerUp(a, nil)
 				s.update(a, announce("10.0.1.0/24"))
 				s.update(a, withdraw("10.0.1.0/24"))
 				s.update(a, announce("10.0.2.0/24"))
 				r.add("before EoR")
-				s.endOfRIB(a, func() { r.add("EoR") })
+				s.endOfRIB(a, "ipv4-unicast", false, func() { r.add("EoR") })
 				s.update(a, announce("10.0.3.0/24"))
 			},
 			before: []string{"before EoR", "127.0.1.11 +10.0.1.0/24", "127.0.1.11 -10.0.1.0/24",
 				"127.0.1.11 +10.0.2.0/24", "EoR", "127.0.1.11 +10.0.3.0/24"}},
+		{name: "each family at its End-of-RIB, the sync ends with the last", settle: time.Hour, limit: time.Hour,
+			steps: func(s *initialSync, r *syncRecorder) {
+				s.peerUp(a, []string{"ipv4-unicast", "ipv6-unicast"})
+				s.endOfRIB(a, "ipv4-unicast", false, func() { r.add("EoR ipv4") }) // sent first, while empty
+				s.update(a, announce("fd00:1::/64"))
+				s.update(a, announce("10.0.1.0/24"))
+				s.endOfRIB(a, "ipv6-unicast", true, func() { r.add("EoR ipv6") })
+				s.update(a, announce("10.0.2.0/24"))
+			},
+			before: []string{"EoR ipv4", "127.0.1.11 +fd00:1::/64", "127.0.1.11 +10.0.1.0/24", "EoR ipv6",
+				"127.0.1.11 +10.0.2.0/24"}},
 		{name: "a peer not syncing goes straight through", settle: time.Hour, limit: time.Hour,
 			steps: func(s *initialSync, r *syncRecorder) {
-				s.peerUp(a)
+				s.peerUp(a, nil)
 				s.update(b, announce("10.0.9.0/24"))
 				s.update(a, announce("10.0.1.0/24"))
 			},
 			before: []string{"127.0.1.12 +10.0.9.0/24"}},
 		{name: "a quiet peer without End-of-RIB is flushed", settle: 20 * time.Millisecond, limit: time.Hour,
 			steps: func(s *initialSync, r *syncRecorder) {
-				s.peerUp(a)
+				s.peerUp(a, nil)
 				s.update(a, announce("10.0.1.0/24"))
 			},
 			before: nil, after: []string{"127.0.1.11 +10.0.1.0/24"}},
 		{name: "session end flushes", settle: time.Hour, limit: time.Hour,
 			steps: func(s *initialSync, r *syncRecorder) {
-				s.peerUp(a)
+				s.peerUp(a, nil)
 				s.update(a, announce("10.0.1.0/24"))
 				s.flush(a)
 				r.add("down")
@@ -118,16 +146,16 @@ func TestInitialSyncHoldsTheTableUntilEndOfRIB(t *testing.T) {
 			before: []string{"127.0.1.11 +10.0.1.0/24", "down"}},
 		{name: "nothing is held past the limit", settle: time.Hour, limit: 0,
 			steps: func(s *initialSync, r *syncRecorder) {
-				s.peerUp(a)
+				s.peerUp(a, nil)
 				s.update(a, announce("10.0.1.0/24"))
 				s.update(a, announce("10.0.2.0/24"))
 			},
 			before: []string{"127.0.1.11 +10.0.1.0/24", "127.0.1.11 +10.0.2.0/24"}},
 		{name: "session up again restarts holding", settle: time.Hour, limit: time.Hour,
 			steps: func(s *initialSync, r *syncRecorder) {
-				s.peerUp(a)
+				s.peerUp(a, nil)
 				s.update(a, announce("10.0.1.0/24"))
-				s.peerUp(a)
+				s.peerUp(a, nil)
 				s.update(a, announce("10.0.2.0/24"))
 			},
 			before: []string{"127.0.1.11 +10.0.1.0/24"}},
