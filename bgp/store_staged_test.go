@@ -113,18 +113,19 @@ func TestInitialSyncStagesInTheStore(t *testing.T) {
 	initial.update(peer, batch("fd00:1::/64"))
 	initial.update(peer, batch("10.0.2.0/24"))
 	shown("during the initial sync", 0)
-	var atEoR int
-	initial.endOfRIB(peer, "ipv6-unicast", true, func() { atEoR = s.Len(); s.EndOfRIB(peer, "ipv6-unicast", true) })
-	if atEoR != 1 {
-		t.Fatalf("at the IPv6 End-of-RIB %d paths, want the IPv6 one", atEoR)
+	endOfRIB := func(family string, isV6 bool, want int) {
+		t.Helper()
+		var atEoR int
+		initial.endOfRIB(peer, family, isV6, func() { atEoR = s.Len(); s.EndOfRIB(peer, family, isV6) })
+		if atEoR != want {
+			t.Fatalf("at the %s End-of-RIB %d paths, want %d", family, atEoR, want)
+		}
 	}
+	endOfRIB("ipv6-unicast", true, 1)
 	shown("after the IPv6 End-of-RIB", 1)
 	initial.update(peer, batch("10.0.3.0/24"))
 	shown("before the IPv4 End-of-RIB", 1)
-	initial.endOfRIB(peer, "ipv4-unicast", false, func() { atEoR = s.Len(); s.EndOfRIB(peer, "ipv4-unicast", false) })
-	if atEoR != 4 {
-		t.Fatalf("at the IPv4 End-of-RIB %d paths, want 4", atEoR)
-	}
+	endOfRIB("ipv4-unicast", false, 4)
 	shown("after both End-of-RIBs", 4)
 	initial.update(peer, batch("10.0.4.0/24"))
 	shown("after the initial sync, an update", 5)
