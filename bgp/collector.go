@@ -214,9 +214,11 @@ func (c *Collector) WarmedUp() bool {
 // session after a malformed MP_REACH/MP_UNREACH (RFC 7606 §7.11 AFI/SAFI
 // disable): RFC 4760 §7 removes the family's routes, but GoBGP keeps them in
 // its Adj-RIB-In without a withdrawal, so they would linger in the Store.
+// The family's End-of-RIB is no longer awaited.
 func (c *Collector) familyDisabled(peer netip.Addr, family string) {
 	switch family {
 	case "ipv4-unicast", "ipv6-unicast":
 		c.store.DropFamily(peer, family == "ipv6-unicast")
+		c.sync.familyGone(peer, family)
 	}
 }

@@ -158,9 +158,9 @@ func TestUnauthorizedPeersGetNoSession(t *testing.T) {
 }
 
 // TestWarmedUpWaitsForEveryFamily: a static neighbor's table is complete once
-// each family its session negotiated has sent End-of-RIB (a GoBGP speaker may
-// send an empty family's first, before the other family's paths); when the
-// families are not known, at its first End-of-RIB.
+// each family its session negotiated (and still carries) has sent End-of-RIB
+// (a GoBGP speaker may send one family's before the other family's paths);
+// when the families are not known, at its first End-of-RIB.
 func TestWarmedUpWaitsForEveryFamily(t *testing.T) {
 	peer := netip.MustParseAddr("127.0.1.31")
 	cfg := testConfig(179, false)
@@ -170,6 +170,7 @@ func TestWarmedUpWaitsForEveryFamily(t *testing.T) {
 		name     string
 		families []string
 		eors     []string
+		disabled string // a family GoBGP disabled for the session
 		want     bool
 	}{
 		{name: "no session yet"},
@@ -179,6 +180,8 @@ func TestWarmedUpWaitsForEveryFamily(t *testing.T) {
 		{name: "both families", families: []string{"ipv4-unicast", "ipv6-unicast"},
 			eors: []string{"ipv6-unicast", "ipv4-unicast"}, want: true},
 		{name: "families unknown", eors: []string{"ipv4-unicast"}, want: true},
+		{name: "the other family disabled", families: []string{"ipv4-unicast", "ipv6-unicast"},
+			eors: []string{"ipv4-unicast"}, disabled: "ipv6-unicast", want: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := NewCollector(cfg, zerolog.Nop(), prometheus.NewRegistry())
@@ -190,6 +193,9 @@ func TestWarmedUpWaitsForEveryFamily(t *testing.T) {
 			}
 			for _, f := range tc.eors {
 				c.store.EndOfRIB(peer, f, f == "ipv6-unicast")
+			}
+			if tc.disabled != "" {
+				c.familyDisabled(peer, tc.disabled)
 			}
 			if got := c.WarmedUp(); got != tc.want {
 				t.Errorf("WarmedUp() = %v, want %v", got, tc.want)

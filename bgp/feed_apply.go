@@ -53,7 +53,9 @@ func (f *routeFeed) peerUp(ctx context.Context, msg []byte) error {
 		p = &feedPeer{}
 		f.peers[h.Addr] = p
 	}
-	p.up, p.session = true, p.session+1
+	// The session's first paths may still be behind an End-of-RIB the watch
+	// posts: quiet counts from the Peer Up, not from the last session's paths.
+	p.up, p.session, p.lastPath = true, p.session+1, time.Now()
 	p.opts = wire.Options{AddPathV4: wire.AddPathRx(up, gobgp.RF_IPv4_UC), AddPathV6: wire.AddPathRx(up, gobgp.RF_IPv6_UC)}
 	p.preserved = wire.GracefulRestartFamilies(up.ReceivedOpenMsg)
 	p.localAS = wire.OpenAS(up.SentOpenMsg)

@@ -71,6 +71,22 @@ func (t *pathTable) split(isV6 bool) pathTable {
 	return part
 }
 
+// adopt takes over from's paths of each address family t has no path of (a
+// map moves, nothing is copied) and returns them as a table of their own;
+// the rest stays in from.
+func (t *pathTable) adopt(from *pathTable) pathTable {
+	var moved pathTable
+	if len(t.v4) == 0 {
+		t.v4, from.v4 = from.v4, t.v4
+		moved.v4 = t.v4
+	}
+	if len(t.v6) == 0 {
+		t.v6, from.v6 = from.v6, t.v6
+		moved.v6 = t.v6
+	}
+	return moved
+}
+
 // put stores a path and returns the value it replaced (ok false when none).
 func (t *pathTable) put(p netip.Prefix, id, v uint32) (old uint32, ok bool) {
 	a := p.Addr()
@@ -273,5 +289,10 @@ func (s *Store) DropFamily(peer netip.Addr, isV6 bool) {
 	}
 	s.drop(e, func(p netip.Prefix, _ bool) bool { return p.Addr().Is6() == isV6 })
 	s.dropStaged(e, isV6)
+	family := "ipv4-unicast"
+	if isV6 {
+		family = "ipv6-unicast"
+	}
+	e.info.Families = slices.DeleteFunc(slices.Clone(e.info.Families), func(f string) bool { return f == family })
 	s.bump()
 }

@@ -10,9 +10,9 @@ import (
 // Staging: while a peer sends its initial table (initialSync), its paths go
 // into a table of their own, which Routes, Len, Peers and Version ignore, and
 // become the peer's paths at once when the table is published (End-of-RIB).
-// Publishing into a peer without paths is a swap; otherwise (paths kept
-// stale through a graceful restart) the staged paths replace them one by
-// one. So a million paths are stored while they arrive, on the route feed's
+// Publishing an address family the peer has no visible path of is a swap;
+// otherwise (paths kept stale through a graceful restart) the staged paths
+// replace them one by one. So a million paths are stored while they arrive, on the route feed's
 // goroutine, instead of all after End-of-RIB, and are never held twice.
 type stagedTable struct {
 	paths pathTable
@@ -70,6 +70,9 @@ func (s *Store) publishStagedFamily(peer netip.Addr, isV6 bool) {
 		part.withdrawn = append(part.withdrawn, k)
 		return true
 	})
+	if part.paths.len() == 0 && len(part.withdrawn) == 0 {
+		return
+	}
 	e.staged = part
 	s.publish(e)
 	e.staged = rest
@@ -92,21 +95,18 @@ func (s *Store) publish(e *peerEntry) {
 	for _, k := range st.withdrawn {
 		s.withdraw(e, k.prefix, k.id)
 	}
-	if e.paths.len() == 0 {
-		e.paths = st.paths
-		if s.logsEach(e.paths.len()) {
-			e.paths.each(func(p netip.Prefix, id, v uint32) (uint32, bool) {
-				s.logChange(e, p, id)
-				return v, true
-			})
-		}
-	} else {
-		s.logsEach(st.paths.len()) // announce logs each unless this starts the log over
-		st.paths.each(func(p netip.Prefix, id, v uint32) (uint32, bool) {
-			s.announce(e, p, id, v) // the staged path's reference moves with it
+	logEach := s.logsEach(st.paths.len()) // announce logs each unless this starts the log over
+	moved := e.paths.adopt(&st.paths)
+	if logEach {
+		moved.each(func(p netip.Prefix, id, v uint32) (uint32, bool) {
+			s.logChange(e, p, id)
 			return v, true
 		})
 	}
+	st.paths.each(func(p netip.Prefix, id, v uint32) (uint32, bool) {
+		s.announce(e, p, id, v) // the staged path's reference moves with it
+		return v, true
+	})
 	e.info.Routes = e.paths.len()
 }
 

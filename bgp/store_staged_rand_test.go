@@ -11,6 +11,7 @@ import (
 )
 
 // TestStoreStagedMatchesUpdates: staging an initial table and publishing it
+// (in one go, or one family first and the rest after more UPDATEs)
 // leaves the store holding what applying the same UPDATEs in order does, and
 // every attribute set's reference count equal to the paths using it. Random
 // sequences: announcements and withdrawals of a few prefixes, IPv4 and IPv6,
@@ -41,8 +42,8 @@ func TestStoreStagedMatchesUpdates(t *testing.T) {
 			}
 		}
 		expireAt := r.IntN(8)
-		for step := range 8 {
-			if step == expireAt && r.IntN(2) == 0 { // the restart time runs out
+		step := func(i int) {
+			if i == expireAt && r.IntN(2) == 0 { // the restart time runs out
 				for _, s := range []*Store{staged, direct} {
 					s.ExpireStale(now.Add(2 * time.Minute))
 				}
@@ -50,6 +51,15 @@ func TestStoreStagedMatchesUpdates(t *testing.T) {
 			a, ann, wd := randAttrs(), randNLRI(), randNLRI()
 			staged.stagePaths(peer, a, ann, wd)
 			direct.UpdatePaths(peer, a, ann, wd)
+		}
+		for i := range 8 {
+			step(i)
+		}
+		if r.IntN(2) == 0 { // one family's End-of-RIB first, then more UPDATEs
+			staged.publishStagedFamily(peer, r.IntN(2) == 0)
+			for i := range r.IntN(4) {
+				step(8 + i)
+			}
 		}
 		staged.publishStaged(peer)
 		got, _ := table(staged)

@@ -91,8 +91,8 @@ func TestStoreStagedTable(t *testing.T) {
 // TestInitialSyncStagesInTheStore drives initialSync against a real Store:
 // during the initial sync readers see nothing of the new table; a family's
 // End-of-RIB shows that family's paths (the End-of-RIB itself after them),
-// while the other family's stay staged until their own; afterwards updates go
-// straight in.
+// and its later updates go straight in, while the other family's stay staged
+// until their own; afterwards updates go straight in.
 func TestInitialSyncStagesInTheStore(t *testing.T) {
 	peer := netip.MustParseAddr("127.0.0.2")
 	s := NewStore()
@@ -123,10 +123,12 @@ func TestInitialSyncStagesInTheStore(t *testing.T) {
 	}
 	endOfRIB("ipv6-unicast", true, 1)
 	shown("after the IPv6 End-of-RIB", 1)
+	initial.update(peer, batch("fd00:2::/64"))
+	shown("after the IPv6 End-of-RIB, an IPv6 update", 2)
 	initial.update(peer, batch("10.0.3.0/24"))
-	shown("before the IPv4 End-of-RIB", 1)
-	endOfRIB("ipv4-unicast", false, 4)
-	shown("after both End-of-RIBs", 4)
+	shown("before the IPv4 End-of-RIB, an IPv4 update", 2)
+	endOfRIB("ipv4-unicast", false, 5)
+	shown("after both End-of-RIBs", 5)
 	initial.update(peer, batch("10.0.4.0/24"))
-	shown("after the initial sync, an update", 5)
+	shown("after the initial sync, an update", 6)
 }

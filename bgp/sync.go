@@ -17,6 +17,61 @@ type pathBatch struct {
 	announced, withdrawn []NLRI
 }
 
+// isV6 reports whether the batch's first path is IPv6.
+func (b *pathBatch) isV6() bool {
+	for _, ns := range [][]NLRI{b.announced, b.withdrawn} {
+		if len(ns) > 0 {
+			return ns[0].Prefix.Addr().Is6()
+		}
+	}
+	return false
+}
+
+// mixed reports whether the batch has paths of both address families: an
+// UPDATE's batch is of one, but for an MP_REACH of one family beside an
+// MP_UNREACH of the other.
+func (b *pathBatch) mixed() bool {
+	v6 := b.isV6()
+	for _, ns := range [][]NLRI{b.announced, b.withdrawn} {
+		for _, n := range ns {
+			if n.Prefix.Addr().Is6() != v6 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// byFamily splits a mixed batch by address family.
+func (b *pathBatch) byFamily() []*pathBatch {
+	var parts [2]*pathBatch
+	add := func(n NLRI, withdrawn bool) {
+		i := b2i(n.Prefix.Addr().Is6())
+		if parts[i] == nil {
+			parts[i] = &pathBatch{attrs: b.attrs}
+		}
+		if withdrawn {
+			parts[i].withdrawn = append(parts[i].withdrawn, n)
+		} else {
+			parts[i].announced = append(parts[i].announced, n)
+		}
+	}
+	for _, n := range b.withdrawn {
+		add(n, true)
+	}
+	for _, n := range b.announced {
+		add(n, false)
+	}
+	return []*pathBatch{parts[0], parts[1]}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // syncStore is where initialSync sends a peer's paths: straight in (apply),
 // or, during the peer's initial sync, into its staged table (stage), which
 // publish makes its paths.
@@ -51,8 +106,8 @@ func (t storeSync) publishFamily(peer netip.Addr, isV6 bool) {
 // half-received table is wasted work (a million routes arrive in seconds; each
 // validation of the partial table costs a snapshot and a missing-route finding
 // for every CIDR not yet announced). A family's End-of-RIB publishes that
-// family's paths; the sync ends when every family the session negotiated has
-// sent its End-of-RIB (GoBGP may send one family's End-of-RIB before the
+// family's paths, whose later updates then go straight in; the sync ends when
+// every family the session negotiated has sent its End-of-RIB (GoBGP may send one family's End-of-RIB before the
 // other family's paths). A peer that sends no End-of-RIB (no graceful restart)
 // is flushed once it has been quiet for syncSettle; nothing is held longer
 // than syncMaxHold. After its first flush a peer's updates go straight to the
@@ -68,6 +123,9 @@ type syncPeer struct {
 	// awaiting are the families whose End-of-RIB has not come (none known:
 	// any End-of-RIB ends the sync).
 	awaiting []string
+	// published is set for an address family (index: IPv6) whose End-of-RIB
+	// came while another is awaited: its updates go straight to the store.
+	published [2]bool
 }
 
 // initialSync stages the paths of peers in their initial sync. Its store is
@@ -97,10 +155,29 @@ func (s *initialSync) update(peer netip.Addr, b *pathBatch) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sp, ok := s.peers[peer]
-	if !ok {
+	switch {
+	case !ok:
 		s.store.apply(peer, b)
-		return
+	case sp.published == [2]bool{}:
+		s.stageLocked(peer, sp, b)
+	case !b.mixed(): // one family is published: its paths go straight in
+		if sp.published[b2i(b.isV6())] {
+			s.store.apply(peer, b)
+		} else {
+			s.stageLocked(peer, sp, b)
+		}
+	default:
+		for _, part := range b.byFamily() {
+			if s.peers[peer] != sp || sp.published[b2i(part.isV6())] {
+				s.store.apply(peer, part)
+			} else {
+				s.stageLocked(peer, sp, part)
+			}
+		}
 	}
+}
+
+func (s *initialSync) stageLocked(peer netip.Addr, sp *syncPeer, b *pathBatch) {
 	now := time.Now()
 	if sp.first.IsZero() {
 		sp.first = now
@@ -136,12 +213,26 @@ func (s *initialSync) endOfRIB(peer netip.Addr, family string, isV6 bool, eor fu
 		sp.awaiting = slices.DeleteFunc(sp.awaiting, func(f string) bool { return f == family })
 		if len(sp.awaiting) > 0 {
 			s.store.publishFamily(peer, isV6)
+			sp.published[b2i(isV6)] = true
 			eor()
 			return
 		}
 	}
 	s.flushLocked(peer)
 	eor()
+}
+
+// familyGone stops awaiting the End-of-RIB of a family the session lost
+// (GoBGP disabled it); the sync ends when no other family is awaited.
+func (s *initialSync) familyGone(peer netip.Addr, family string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sp, ok := s.peers[peer]; ok {
+		sp.awaiting = slices.DeleteFunc(sp.awaiting, func(f string) bool { return f == family })
+		if len(sp.awaiting) == 0 {
+			s.flushLocked(peer)
+		}
+	}
 }
 
 // flush publishes the peer's staged paths and ends its initial sync.

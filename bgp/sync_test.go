@@ -115,14 +115,38 @@ func TestInitialSyncHoldsTheTableUntilEndOfRIB(t *testing.T) {
 		{name: "each family at its End-of-RIB, the sync ends with the last", settle: time.Hour, limit: time.Hour,
 			steps: func(s *initialSync, r *syncRecorder) {
 				s.peerUp(a, []string{"ipv4-unicast", "ipv6-unicast"})
-				s.endOfRIB(a, "ipv4-unicast", false, func() { r.add("EoR ipv4") }) // sent first, while empty
-				s.update(a, announce("fd00:1::/64"))
 				s.update(a, announce("10.0.1.0/24"))
+				s.endOfRIB(a, "ipv4-unicast", false, func() { r.add("EoR ipv4") })
+				s.update(a, announce("fd00:1::/64"))
+				s.update(a, announce("10.0.2.0/24")) // IPv4 is complete: straight in
 				s.endOfRIB(a, "ipv6-unicast", true, func() { r.add("EoR ipv6") })
-				s.update(a, announce("10.0.2.0/24"))
+				s.update(a, announce("fd00:2::/64"))
 			},
-			before: []string{"EoR ipv4", "127.0.1.11 +fd00:1::/64", "127.0.1.11 +10.0.1.0/24", "EoR ipv6",
-				"127.0.1.11 +10.0.2.0/24"}},
+			before: []string{"127.0.1.11 +10.0.1.0/24", "EoR ipv4", "127.0.1.11 +10.0.2.0/24",
+				"127.0.1.11 +fd00:1::/64", "EoR ipv6", "127.0.1.11 +fd00:2::/64"}},
+		{name: "a batch of both families is split", settle: time.Hour, limit: time.Hour,
+			steps: func(s *initialSync, r *syncRecorder) {
+				s.peerUp(a, []string{"ipv4-unicast", "ipv6-unicast"})
+				s.update(a, announce("10.0.1.0/24"))
+				s.endOfRIB(a, "ipv4-unicast", false, func() { r.add("EoR ipv4") })
+				both := announce("fd00:1::/64")
+				both.withdrawn = withdraw("10.0.1.0/24").withdrawn
+				s.update(a, both)
+				s.endOfRIB(a, "ipv6-unicast", true, func() { r.add("EoR ipv6") })
+			},
+			before: []string{"127.0.1.11 +10.0.1.0/24", "EoR ipv4", "127.0.1.11 -10.0.1.0/24",
+				"127.0.1.11 +fd00:1::/64", "EoR ipv6"}},
+		{name: "a family GoBGP disabled is not awaited", settle: time.Hour, limit: time.Hour,
+			steps: func(s *initialSync, r *syncRecorder) {
+				s.peerUp(a, []string{"ipv4-unicast", "ipv6-unicast"})
+				s.update(a, announce("10.0.1.0/24"))
+				s.endOfRIB(a, "ipv4-unicast", false, func() { r.add("EoR ipv4") })
+				s.update(a, announce("10.0.2.0/24"))
+				s.familyGone(a, "ipv6-unicast")
+				s.update(a, announce("10.0.3.0/24"))
+			},
+			before: []string{"127.0.1.11 +10.0.1.0/24", "EoR ipv4", "127.0.1.11 +10.0.2.0/24",
+				"127.0.1.11 +10.0.3.0/24"}},
 		{name: "a peer not syncing goes straight through", settle: time.Hour, limit: time.Hour,
 			steps: func(s *initialSync, r *syncRecorder) {
 				s.peerUp(a, nil)
