@@ -12,8 +12,9 @@ import (
 // become the peer's paths at once when the table is published (End-of-RIB).
 // Publishing an address family the peer has no visible path of is a swap;
 // otherwise (paths kept stale through a graceful restart) the staged paths
-// replace them one by one. So a million paths are stored while they arrive, on the route feed's
-// goroutine, instead of all after End-of-RIB, and are never held twice.
+// replace them one by one. So a million paths are stored while they arrive,
+// on the route feed's goroutine, instead of all after End-of-RIB, and are
+// never held twice.
 type stagedTable struct {
 	paths pathTable
 	// withdrawn are the withdrawals that came while the peer's visible

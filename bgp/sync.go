@@ -107,11 +107,11 @@ func (t storeSync) publishFamily(peer netip.Addr, isV6 bool) {
 // validation of the partial table costs a snapshot and a missing-route finding
 // for every CIDR not yet announced). A family's End-of-RIB publishes that
 // family's paths, whose later updates then go straight in; the sync ends when
-// every family the session negotiated has sent its End-of-RIB (GoBGP may send one family's End-of-RIB before the
-// other family's paths). A peer that sends no End-of-RIB (no graceful restart)
-// is flushed once it has been quiet for syncSettle; nothing is held longer
-// than syncMaxHold. After its first flush a peer's updates go straight to the
-// store again.
+// every family the session negotiated has sent its End-of-RIB (GoBGP may send
+// one family's End-of-RIB before the other family's paths). A peer that sends
+// no End-of-RIB (no graceful restart) is flushed once it has been quiet for
+// syncSettle; nothing is held longer than syncMaxHold. After its first flush
+// a peer's updates go straight to the store again.
 const (
 	syncSettle  = 200 * time.Millisecond
 	syncMaxHold = 30 * time.Second
