@@ -219,6 +219,7 @@ func (c *Collector) familyDisabled(peer netip.Addr, family string) {
 	switch family {
 	case "ipv4-unicast", "ipv6-unicast":
 		c.store.DropFamily(peer, family == "ipv6-unicast")
+		c.store.forgetFamily(peer, family)
 		c.sync.familyGone(peer, family)
 	}
 }
