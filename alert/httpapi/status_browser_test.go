@@ -23,8 +23,9 @@ import (
 	"github.com/routewarden/routewarden/validator"
 )
 
-// update rewrites docs/status-page.png (internal/golden's -update pattern).
-var update = flag.Bool("update", false, "rewrite docs/status-page.png with a screenshot of the status page")
+// update rewrites docs/status-page.png and the README's API answers
+// (internal/golden's -update pattern).
+var update = flag.Bool("update", false, "rewrite docs/status-page.png and the API answers the README shows")
 
 const screenshotPath = "../../docs/status-page.png"
 
