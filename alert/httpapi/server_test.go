@@ -29,7 +29,7 @@ func testSources(ready bool) Sources {
 		Prefix: netip.MustParsePrefix("10.244.3.0/24"), NextHop: netip.MustParseAddr("10.0.0.99"),
 		Peer: netip.MustParseAddr("127.0.1.2"), Owner: "node3",
 		Message: "10.244.3.0/24 is announced via next hop 10.0.0.99 (peer 127.0.1.2), which belongs to no current node.",
-		Hint: "Stop the BGP speaker (cilium-agent) on the host behind 10.0.0.99, or shut its session on the ToR."}
+		Hint:    "Stop the BGP speaker (cilium-agent) on the host behind 10.0.0.99, or shut its session on the ToR."}
 	f2 := validator.Finding{Rule: validator.RuleMissingRoute, Severity: validator.SeverityWarning,
 		Prefix: netip.MustParsePrefix("10.244.1.0/24"), Node: "node1", Owner: "node1",
 		Message: "node1's CIDR 10.244.1.0/24 is not announced by node1.", Hint: "Check node1's BGP session."}
@@ -43,7 +43,7 @@ func testSources(ready bool) Sources {
 				Summary: validator.Summary{Nodes: 1, CiliumNodes: 1, Routes: 2, Prefixes: 2,
 					IPAMMode: validator.IPAMClusterPool, IPAMModeSource: "cilium-config", Findings: 2,
 					BySeverity: map[string]int{"critical": 1, "warning": 1},
-					ByRule: map[string]int{"missing-route": 1, "stale-route": 1}}}
+					ByRule:     map[string]int{"missing-route": 1, "stale-route": 1}}}
 		},
 		Routes: func() []validator.Route {
 			return []validator.Route{
