@@ -204,7 +204,7 @@ func TestStatusPageStates(t *testing.T) {
 	}{
 		{"all clear", ok, 4 * time.Second, "ok", "", "No findings: the routes match the cluster."},
 		{"API down", failAfter(0), 4 * time.Second, "error", "HTTP 503 backend gone", ""},
-		{"API lost", failAfter(3), 7 * time.Second, "error", "The tables show the last answer",
+		{"API lost", failAfter(4), 7 * time.Second, "error", "The tables show the last answer",
 			"No findings: the routes match the cluster."},
 	}
 	for _, tc := range cases {
