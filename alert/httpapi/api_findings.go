@@ -9,15 +9,15 @@ import (
 )
 
 type findingsResponse struct {
-	At        string        `json:"at"`
-	Now       string        `json:"now"` // when answered: clients compute ages from it, not their clock
-	WarmingUp bool          `json:"warmingUp"`
-	Frozen    bool          `json:"frozen"`
-	Inventory inventoryJSON `json:"inventory"`
-	Summary   summaryJSON   `json:"summary"`
-	Findings  []findingJSON `json:"findings"`
-	Total     int           `json:"total"` // findings matching the filters, on every page
-	Continue  string        `json:"continue"`
+	At        string            `json:"at"`
+	Now       string            `json:"now"` // when answered: clients compute ages from it, not their clock
+	WarmingUp bool              `json:"warmingUp"`
+	Frozen    bool              `json:"frozen"`
+	Inventory inventoryJSON     `json:"inventory"`
+	Summary   validator.Summary `json:"summary"`
+	Findings  []findingJSON     `json:"findings"`
+	Total     int               `json:"total"` // findings matching the filters, on every page
+	Continue  string            `json:"continue"`
 }
 
 type inventoryJSON struct {
@@ -25,18 +25,6 @@ type inventoryJSON struct {
 	Available bool   `json:"available"`
 	Reason    string `json:"reason"`
 	Since     string `json:"since"`
-}
-
-type summaryJSON struct {
-	Nodes          int            `json:"nodes"`
-	CiliumNodes    int            `json:"ciliumNodes"`
-	Routes         int            `json:"routes"`
-	Prefixes       int            `json:"prefixes"`
-	IPAMMode       string         `json:"ipamMode"`
-	IPAMModeSource string         `json:"ipamModeSource"`
-	Findings       int            `json:"findings"`
-	BySeverity     map[string]int `json:"bySeverity"`
-	ByRule         map[string]int `json:"byRule"`
 }
 
 type transitionsResponse struct {
@@ -122,15 +110,13 @@ func (s *Server) transitions(w http.ResponseWriter, q query) {
 	writeJSON(w, out)
 }
 
-func summaryOut(s validator.Summary) summaryJSON {
-	out := summaryJSON{Nodes: s.Nodes, CiliumNodes: s.CiliumNodes, Routes: s.Routes, Prefixes: s.Prefixes,
-		IPAMMode: string(s.IPAMMode), IPAMModeSource: s.IPAMModeSource, Findings: s.Findings,
-		BySeverity: s.BySeverity, ByRule: s.ByRule}
-	if out.BySeverity == nil {
-		out.BySeverity = map[string]int{}
+// summaryOut is the validation's summary with its counts as {} rather than null when empty.
+func summaryOut(s validator.Summary) validator.Summary {
+	if s.BySeverity == nil {
+		s.BySeverity = map[string]int{}
 	}
-	if out.ByRule == nil {
-		out.ByRule = map[string]int{}
+	if s.ByRule == nil {
+		s.ByRule = map[string]int{}
 	}
-	return out
+	return s
 }
