@@ -37,6 +37,9 @@ func TestChartAgainstAPIServer(t *testing.T) {
 	mustKubectl(t, env, "wait", "--for=condition=Established", "--timeout=60s", "crd", "--all")
 	mustKubectl(t, env, "create", "namespace", chartNamespace)
 	mustKubectl(t, env, "create", "namespace", "monitoring")
+	// The controller manager (not run here) gives every namespace a default ServiceAccount: the `helm test`
+	// pod runs as it.
+	mustKubectl(t, env, "-n", chartNamespace, "create", "serviceaccount", "default")
 	// Pod Security "restricted" for routewarden's namespace: the API server warns about workloads that violate it.
 	mustKubectl(t, env, "label", "namespace", chartNamespace, "pod-security.kubernetes.io/enforce=restricted",
 		"pod-security.kubernetes.io/warn=restricted")
@@ -108,7 +111,8 @@ func TestChartAgainstAPIServer(t *testing.T) {
 			{"service-lb-179.yaml", []string{"AS 4200000000", "peerASN 4200000000", "10.0.0.0/24"}},
 		} {
 			cmd := helmCmd(t, "install", chartRelease, chartDir, "--namespace", chartNamespace, "--dry-run=client",
-				"--kubeconfig", env.Kubeconfig, "--values", filepath.Join(repoDir, "deploy", "testdata", "values", c.file))
+				"--kubeconfig", env.Kubeconfig, "--values", exampleValues,
+				"--values", filepath.Join(repoDir, "deploy", "testdata", "values", c.file))
 			out, err := cmd.CombinedOutput()
 			if err != nil {
 				t.Fatalf("helm install --dry-run %s: %v\n%s", c.file, err, out)

@@ -36,7 +36,7 @@ func TestChartValuesMatrix(t *testing.T) {
 func TestChartLint(t *testing.T) {
 	for _, c := range chartCases {
 		t.Run(strings.TrimSuffix(c.file, ".yaml"), func(t *testing.T) {
-			cmd := helmCmd(t, "lint", "--strict", chartDir, "--namespace", chartNamespace,
+			cmd := helmCmd(t, "lint", "--strict", chartDir, "--namespace", chartNamespace, "--values", exampleValues,
 				"--values", filepath.Join(repoDir, "deploy", "testdata", "values", c.file))
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("helm lint: %v\n%s", err, out)
@@ -82,6 +82,8 @@ func TestChartRender(t *testing.T) {
 			checkDeployment(t, c, dep, appVersion)
 			checkServices(t, c, objs)
 			checkConfig(t, c, objs, dep)
+			checkNetworkPolicy(t, c, objs)
+			checkHelmTest(t, objs)
 
 			pdb := findObject(objs, "PodDisruptionBudget", "")
 			if (pdb != nil) != (c.replicas > 1) {
@@ -160,6 +162,19 @@ func TestChartRejects(t *testing.T) {
 		args []string
 		want string
 	}{
+		{"range-with-any-asn", []string{"--set", "config.bgp.dynamicNeighbors[0].asn=0"},
+			"config.bgp.dynamicNeighbors.0.asn: Must be greater than or equal to 1"},
+		{"accept-all-range", []string{"--set", "config.bgp.dynamicNeighbors[0].prefix=0.0.0.0/0"},
+			"config.bgp.dynamicNeighbors[0].prefix: 0.0.0.0/0 accepts a session from any address"},
+		{"asn-zero", []string{"--set", "config.bgp.asn=0"}, "config.bgp.asn: Must be greater than or equal to 1"},
+		{"schema-config-typo", []string{"--set", "config.cluster.nmae=prod"}, "Additional property nmae is not allowed"},
+		{"schema-deep-typo", []string{"--set", "config.alerting.alertmanagers[0].url=http://am:9093",
+			"--set", "config.alerting.alertmanagers[0].timout=5s"}, "Additional property timout is not allowed"},
+		{"schema-rule-name", []string{"--set", "config.rules.stale-routes.enabled=false"}, "config.rules"},
+		{"schema-capabilities", []string{"--set", "securityContext.capabilities.add[0]=NET_ADMIN"},
+			"Additional property capabilities is not allowed"},
+		{"networkpolicy-hostnetwork", []string{"--set", "networkPolicy.enabled=true", "--set", "bgp.hostNetwork=true",
+			"--set", "config.bgp.routerId=192.0.2.1"}, "a NetworkPolicy does not apply to host-network pods"},
 		{"ha-behind-a-service", []string{"--set", "replicas=2"}, "replicas > 1 needs bgp.hostNetwork"},
 		{"hostnetwork-without-router-id", []string{"--set", "bgp.hostNetwork=true"}, "set config.bgp.routerId"},
 		{"md5-password-in-values", []string{"--set", "config.bgp.neighbors[0].address=10.0.0.1",
@@ -167,7 +182,7 @@ func TestChartRejects(t *testing.T) {
 		{"bearer-token-in-values", []string{"--set", "config.alerting.alertmanagers[0].url=http://am:9093",
 			"--set", "config.alerting.alertmanagers[0].bearerToken=abc"}, "secrets are never taken from values"},
 		{"secret-without-name", []string{"--set", "config.alerting.webhooks[0].url=http://hook",
-			"--set", "config.alerting.webhooks[0].bearerTokenSecret.key=token"}, "name (an existing Secret) is required"},
+			"--set", "config.alerting.webhooks[0].bearerTokenSecret.key=token"}, "bearerTokenSecret: name is required"},
 		{"basic-auth-without-username", []string{"--set", "config.alerting.alertmanagers[0].url=http://am:9093",
 			"--set", "config.alerting.alertmanagers[0].basicAuthSecret.name=am"}, "basicAuthSecret needs username"},
 		{"md5-secret-and-file", []string{"--set", "config.bgp.neighbors[0].address=10.0.0.1",
@@ -185,6 +200,29 @@ func TestChartRejects(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v, want %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestChartRequiresPeers: without the example values the chart names what the install must set: routewarden's
+// ASN, and its peers (the nodes' range with their ASN).
+func TestChartRequiresPeers(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"nothing", nil, "config.bgp.asn is required: routewarden's own AS number"},
+		{"no-peers", []string{"--set", "config.bgp.asn=65000"},
+			"config.bgp.dynamicNeighbors (or neighbors) is required: name your nodes' range and their ASN"},
+		{"range-without-asn", []string{"--set", "config.bgp.asn=65000", "--set",
+			"config.bgp.dynamicNeighbors[0].prefix=10.0.0.0/24"}, "config.bgp.dynamicNeighbors.0: asn is required"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := helmCmd(t, append([]string{"template", chartRelease, chartDir}, c.args...)...).CombinedOutput()
+			if err == nil || !strings.Contains(string(out), c.want) {
+				t.Fatalf("%v %s, want an error containing %q", err, out, c.want)
 			}
 		})
 	}
@@ -213,9 +251,9 @@ func TestManifestsUpToDate(t *testing.T) {
 	if !bytes.Equal(fresh, committed) {
 		t.Fatalf("%s is out of date: run make manifests", manifestsFile)
 	}
-	// It is the default render, with the namespace in front.
+	// It is the render with the example values and without the test pod, with the namespace in front.
 	objs := parseObjects(t, string(fresh))
-	if objs[0].id() != "Namespace/routewarden" || len(objs) != len(parseObjects(t, mustRender(t, "")))+1 {
+	if objs[0].id() != "Namespace/routewarden" || len(objs) != len(parseObjects(t, mustRender(t, "", "--skip-tests")))+1 {
 		t.Fatalf("manifests: %d objects starting with %s", len(objs), objs[0].id())
 	}
 }

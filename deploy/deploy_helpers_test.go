@@ -30,6 +30,7 @@ var (
 	repoDir       = testkube.Repo()
 	chartDir      = filepath.Join(repoDir, "deploy", "helm", "routewarden")
 	manifestsFile = filepath.Join(repoDir, "deploy", "manifests", "routewarden.yaml")
+	exampleValues = filepath.Join(repoDir, "deploy", "manifests", "example-values.yaml")
 )
 
 // chartCase is one entry of the values matrix (deploy/testdata/values) and what its render must contain.
@@ -42,6 +43,8 @@ type chartCase struct {
 	netBind     bool   // NET_BIND_SERVICE added
 	bgpService  string // type of the BGP Service, "" for none
 	monitoring  bool   // ServiceMonitor, PrometheusRule and dashboard
+	// netpol: the NetworkPolicy's sources, by port name ("" for any source), when it is rendered.
+	netpol map[string][]string
 	// secrets: Secret name → keys the pod mounts (and the config references).
 	secrets map[string][]string
 }
@@ -51,6 +54,10 @@ var chartCases = []chartCase{
 	{file: "ha-hostnetwork.yaml", replicas: 2, hostNetwork: true, bgpPort: 179, netBind: true},
 	{file: "hostnetwork-1179.yaml", replicas: 1, hostNetwork: true, bgpPort: 1179},
 	{file: "service-lb-179.yaml", replicas: 1, bgpPort: 179, bmpPort: 11019, netBind: true, bgpService: "LoadBalancer"},
+	{file: "networkpolicy.yaml", replicas: 1, bgpPort: 1179, bmpPort: 11019, bgpService: "ClusterIP",
+		netpol: map[string][]string{"bgp": {"10.0.1.1/32", "10.0.0.0/24", "fd00:10::/64", "192.0.2.7/32"},
+			"bmp": {"10.0.1.0/30"}, "http": {"pods app.kubernetes.io/component=test,app.kubernetes.io/instance=routewarden," +
+				"app.kubernetes.io/name=routewarden", "pods app.kubernetes.io/name=prometheus in kubernetes.io/metadata.name=monitoring"}}},
 	{file: "monitoring-secrets.yaml", replicas: 1, bgpPort: 1179, bgpService: "ClusterIP", monitoring: true,
 		secrets: map[string][]string{
 			"alertmanager-ca":          {"ca.crt"},
@@ -110,10 +117,11 @@ func helmCmd(t testing.TB, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// render runs helm template for a values file of deploy/testdata/values ("" for none) and extra flags.
+// render runs helm template with the example values (the settings the chart requires, as deploy/manifests
+// has them), a values file of deploy/testdata/values ("" for none) and extra flags.
 func render(t testing.TB, valuesFile string, extra ...string) (string, error) {
 	t.Helper()
-	args := []string{"template", chartRelease, chartDir, "--namespace", chartNamespace}
+	args := []string{"template", chartRelease, chartDir, "--namespace", chartNamespace, "--values", exampleValues}
 	if valuesFile != "" {
 		args = append(args, "--values", filepath.Join(repoDir, "deploy", "testdata", "values", valuesFile))
 	}

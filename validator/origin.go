@@ -116,3 +116,18 @@ func (o *origins) truncate(n int) {
 	}
 	o.owner, o.by = o.owner[:n], o.by[:n]
 }
+
+// Attribute finds the origin of any route, in the snapshot or not (the API
+// names a route's node with it).
+func (s *Snapshot) Attribute(r Route) Origin {
+	r.Attributes = r.Attrs()
+	return s.attribute(&r)
+}
+
+// NodeAt names the current node owning address a, or "" when none does.
+func (s *Snapshot) NodeAt(a netip.Addr) string {
+	if v, ok := s.addrs.get(a); ok && a.IsValid() {
+		return v.Name
+	}
+	return ""
+}

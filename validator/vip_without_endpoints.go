@@ -3,6 +3,7 @@ package validator
 import (
 	"fmt"
 	"net/netip"
+	"slices"
 )
 
 // vipWithoutEndpoints fires when a Service's VIP is announced while the
@@ -37,9 +38,20 @@ func (vipWithoutEndpoints) CheckPrefix(s *Snapshot, p netip.Prefix, report func(
 		if svc.ReadyEndpoints() > 0 {
 			continue
 		}
-		msg := fmt.Sprintf("%s, the LoadBalancer IP of Service %s, is announced by %s, but the Service has "+
-			"no ready endpoint (%s): its traffic is black-holed.", p.Addr(), svc.Key(),
-			joinLimited(s.announcers(idx), 4), svc.endpointsPhrase())
-		report(Finding{Prefix: p, Owner: svc.Key(), Message: msg, Hint: vipWithoutEndpointsHint(svc)})
+		// One finding per announcing path, naming its announcer like every
+		// finding about a received route, so alerts can be routed by node.
+		who := s.announcers(idx)
+		for _, i := range idx {
+			r := s.Routes[i]
+			me, also := s.describeOrigin(i), ""
+			if others := slices.DeleteFunc(slices.Clone(who), func(w string) bool { return w == me }); len(others) > 0 {
+				also = " and by " + joinLimited(others, 4)
+			}
+			msg := fmt.Sprintf("%s, the LoadBalancer IP of Service %s, is announced by %s %s%s, but the Service "+
+				"has no ready endpoint (%s): its traffic is black-holed.", p.Addr(), svc.Key(), me, r.Via(), also,
+				svc.endpointsPhrase())
+			report(Finding{Prefix: p, Node: s.Origin(i).Name(), NextHop: r.NextHop, Peer: r.Peer, Owner: svc.Key(),
+				Message: msg, Hint: vipWithoutEndpointsHint(svc)})
+		}
 	}
 }

@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
@@ -21,7 +23,13 @@ type Observer struct {
 	warmingUp   prometheus.Gauge
 	frozen      prometheus.Gauge
 	routes      prometheus.Gauge
+
+	mu     sync.Mutex
+	recent []continuous.Transition // the last keepTransitions, oldest first
 }
+
+// keepTransitions is how many transitions the API and status page show.
+const keepTransitions = 200
 
 // NewObserver registers the validation metrics.
 func NewObserver(reg prometheus.Registerer, log zerolog.Logger) (*Observer, error) {
@@ -54,6 +62,12 @@ func NewObserver(reg prometheus.Registerer, log zerolog.Logger) (*Observer, erro
 func (o *Observer) Observe(s continuous.State, transitions []continuous.Transition) {
 	o.validations.Inc()
 	o.record(s)
+	o.mu.Lock()
+	o.recent = append(o.recent, transitions...)
+	if n := len(o.recent) - keepTransitions; n > 0 {
+		o.recent = slices.Delete(o.recent, 0, n)
+	}
+	o.mu.Unlock()
 	for _, t := range transitions {
 		ev := o.log.Warn()
 		if t.Kind == continuous.Resolved {
@@ -63,6 +77,13 @@ func (o *Observer) Observe(s continuous.State, transitions []continuous.Transiti
 			Str("prefix", t.Finding.Prefix.String()).Str("node", t.Finding.Node).Str("owner", t.Finding.Owner).
 			Msg(t.Finding.Message)
 	}
+}
+
+// Transitions returns the last findings that fired or resolved, oldest first.
+func (o *Observer) Transitions() []continuous.Transition {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return slices.Clone(o.recent)
 }
 
 // record sets the gauges from a state.

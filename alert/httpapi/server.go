@@ -1,6 +1,6 @@
 // Package httpapi serves routewarden's read-only HTTP endpoints: a status page
-// at /, /metrics, /healthz, /readyz and JSON under /api/v1 (findings, routes,
-// peers, nodes).
+// at /, /metrics, /healthz, /readyz and JSON under /api/v1 (findings,
+// transitions, routes, peers, nodes; described by /api/v1/openapi.json).
 // Nothing it serves can change state, and no secret is ever part of a response.
 package httpapi
 
@@ -26,9 +26,15 @@ import (
 type Sources struct {
 	State  func() continuous.State
 	Routes func() []validator.Route
-	// Peers and Nodes return JSON-ready values.
-	Peers func() any
-	Nodes func() any
+	Peers  func() []Peer
+	// Cluster is the cluster's current truth (routes and peers are attributed
+	// to nodes with it); an error while the inventory is unavailable.
+	Cluster func() (*validator.Cluster, error)
+	// Transitions are the last findings that fired or resolved, oldest first
+	// (Observer.Transitions); nil lists none.
+	Transitions func() []continuous.Transition
+	// Links are the runbook and Alertmanager URLs findings link to.
+	Links Links
 	// Ready says whether routewarden can be trusted yet, and why not.
 	Ready func() (bool, string)
 	// Now is the clock the answers are stamped with; nil means time.Now.
@@ -75,11 +81,36 @@ func (s *Server) Handler() http.Handler {
 		}
 		fmt.Fprintln(w, "ok")
 	})
-	mux.HandleFunc("GET /api/v1/findings", s.findings)
-	mux.HandleFunc("GET /api/v1/routes", s.routes)
-	mux.HandleFunc("GET /api/v1/peers", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, s.src.Peers()) })
-	mux.HandleFunc("GET /api/v1/nodes", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, s.src.Nodes()) })
+	mux.HandleFunc("GET /api/v1/openapi.json", serveOpenAPI)
+	for _, e := range s.endpoints() {
+		mux.HandleFunc("GET "+e.path, func(w http.ResponseWriter, r *http.Request) {
+			q, err := parseQuery(e.path, r.URL.Query(), e.params)
+			if err != nil {
+				writeError(w, err)
+				return
+			}
+			e.serve(w, q)
+		})
+	}
 	return mux
+}
+
+// endpoint is one JSON list under /api/v1: its path, the filters it takes
+// (besides limit and continue) and its handler. openapi.json documents each.
+type endpoint struct {
+	path   string
+	params []param
+	serve  func(http.ResponseWriter, query)
+}
+
+func (s *Server) endpoints() []endpoint {
+	return []endpoint{
+		{"/api/v1/findings", findingParams, s.findings},
+		{"/api/v1/transitions", transitionParams, s.transitions},
+		{"/api/v1/routes", routeParams, s.routes},
+		{"/api/v1/peers", peerParams, s.peers},
+		{"/api/v1/nodes", nodeParams, s.nodes},
+	}
 }
 
 // Run serves until ctx ends, then shuts down gracefully.

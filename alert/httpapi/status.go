@@ -1,23 +1,30 @@
 package httpapi
 
 import (
+	"bytes"
 	_ "embed" // the status page is compiled into the binary
 	"net/http"
 	"strconv"
 	"time"
 )
 
-// statusPage is the status page: one self-contained HTML file (inline CSS and
-// JavaScript, no external asset, no build step) that reads the JSON API.
-//
-//go:embed status.html
-var statusPage []byte
+// statusPage is the status page: one self-contained HTML document (inline CSS
+// and JavaScript, no external asset, no build step) that reads the JSON API.
+// Its script is kept in status.js and inlined where status.html marks it.
+var statusPage = bytes.Replace(statusHTML, []byte("/*status.js*/"), statusJS, 1)
+
+var (
+	//go:embed status.html
+	statusHTML []byte
+	//go:embed status.js
+	statusJS []byte
+)
 
 // statusCSP lets the page run its own inline script and style and talk to its
 // own origin, and nothing else: a browser enforces that it loads no external
-// asset.
+// asset. Its filter form may reload the page itself (?q=&only=).
 const statusCSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; " +
-	"connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+	"connect-src 'self'; img-src data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // apiTime is how the API writes instants.
 const apiTime = "2006-01-02T15:04:05.000Z07:00"

@@ -23,8 +23,9 @@ import (
 	"github.com/routewarden/routewarden/validator"
 )
 
-// update rewrites docs/status-page.png (internal/golden's -update pattern).
-var update = flag.Bool("update", false, "rewrite docs/status-page.png with a screenshot of the status page")
+// update rewrites docs/status-page.png and the README's API answers
+// (internal/golden's -update pattern).
+var update = flag.Bool("update", false, "rewrite docs/status-page.png and the API answers the README shows")
 
 const screenshotPath = "../../docs/status-page.png"
 
@@ -203,7 +204,7 @@ func TestStatusPageStates(t *testing.T) {
 	}{
 		{"all clear", ok, 4 * time.Second, "ok", "", "No findings: the routes match the cluster."},
 		{"API down", failAfter(0), 4 * time.Second, "error", "HTTP 503 backend gone", ""},
-		{"API lost", failAfter(3), 7 * time.Second, "error", "The tables show the last answer",
+		{"API lost", failAfter(4), 7 * time.Second, "error", "The tables show the last answer",
 			"No findings: the routes match the cluster."},
 	}
 	for _, tc := range cases {

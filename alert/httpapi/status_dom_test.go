@@ -13,13 +13,14 @@ type dom struct {
 	body map[string]string // data-* attributes of <body>
 }
 
-// row is one <tr> of a table body: its data-* attributes (without "data-"), its
-// text, the status of every prefix chip in it, and its markup.
+// row is one <tr> of a table body: its data-* attributes (without "data-"),
+// whether it is hidden, its text, the status of every prefix chip in it, and its markup.
 type row struct {
-	attr  map[string]string
-	text  string
-	chips map[string]string
-	raw   string
+	attr   map[string]string
+	hidden bool // the filters hide it
+	text   string
+	chips  map[string]string
+	raw    string
 }
 
 var (
@@ -92,7 +93,8 @@ func (d *dom) rows(table string) []row {
 	for _, tr := range strings.Split(tbody, "<tr")[1:] {
 		tr, _, _ = strings.Cut(tr, "</tr>")
 		open, content, _ := strings.Cut(tr, ">")
-		r := row{attr: dataAttrs(open), text: textOf(content), chips: map[string]string{}, raw: content}
+		r := row{attr: dataAttrs(open), hidden: regexp.MustCompile(`\shidden(=""|\s|$)`).MatchString(open),
+			text: textOf(content), chips: map[string]string{}, raw: content}
 		for _, m := range reChip.FindAllStringSubmatch(content, -1) {
 			r.chips[html.UnescapeString(m[2])] = m[1]
 		}

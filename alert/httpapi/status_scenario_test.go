@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/routewarden/routewarden/bgp"
 	"github.com/routewarden/routewarden/validator"
 	"github.com/routewarden/routewarden/validator/continuous"
 )
@@ -18,7 +17,7 @@ type scenario struct {
 	cluster  *validator.Cluster
 	routes   []validator.Route
 	findings []continuous.Tracked
-	peers    []bgp.PeerInfo
+	peers    []Peer
 	// nodes: node name → the status the page must give it.
 	nodes map[string]string
 	// chips: "node prefix" → the status of that allocated or announced prefix.
@@ -32,11 +31,11 @@ func (sc *scenario) sources() Sources {
 			return continuous.State{At: sc.now.Add(-2 * time.Second), Findings: sc.findings, Summary: sum,
 				Inventory: continuous.InventoryStatus{Synced: true, Available: true}}
 		},
-		Routes: func() []validator.Route { return sc.routes },
-		Peers:  func() any { return sc.peers },
-		Nodes:  func() any { return validator.NodeStatuses(sc.cluster, sc.routes) },
-		Ready:  func() (bool, string) { return true, "" },
-		Now:    func() time.Time { return sc.now },
+		Routes:  func() []validator.Route { return sc.routes },
+		Peers:   func() []Peer { return sc.peers },
+		Cluster: func() (*validator.Cluster, error) { return sc.cluster, nil },
+		Ready:   func() (bool, string) { return true, "" },
+		Now:     func() time.Time { return sc.now },
 	}
 }
 
@@ -129,7 +128,7 @@ func everyRule(t *testing.T) *scenario {
 		{"127.0.1.13", "established", 26 * time.Hour}, {"127.0.1.14", "established", 5 * time.Hour},
 		{"127.0.1.15", "established", 30 * time.Second}, {"127.0.1.16", "idle", 3 * time.Hour},
 	} {
-		pi := bgp.PeerInfo{Address: ip(p.addr), ASN: 65001, RouterID: "10.0.0." + p.addr[len("127.0.1."):],
+		pi := Peer{Address: ip(p.addr), ASN: 65001, RouterID: "10.0.0." + p.addr[len("127.0.1."):],
 			State: p.state, Since: now.Add(-p.since), Routes: perPeer[p.addr]}
 		if p.state == "established" {
 			pi.EndOfRIB = []string{"ipv4-unicast"}
@@ -183,7 +182,7 @@ func allClear() *scenario {
 			PodCIDRs: []netip.Prefix{pfx("10.244.1.0/24")}}}},
 		routes: []validator.Route{{Prefix: pfx("10.244.1.0/24"), Attributes: &validator.Attributes{NextHop: ip("10.0.0.11"),
 			Peer: ip("127.0.1.11")}}},
-		peers: []bgp.PeerInfo{{Address: ip("127.0.1.11"), ASN: 65001, State: "established", Routes: 1}},
+		peers: []Peer{{Address: ip("127.0.1.11"), ASN: 65001, State: "established", Routes: 1}},
 		nodes: map[string]string{"node1": "ok"}, chips: map[string]string{"node1 10.244.1.0/24": "ok"},
 	}
 	sc.findings = []continuous.Tracked{}

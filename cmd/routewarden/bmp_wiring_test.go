@@ -92,14 +92,17 @@ func TestPipelineBMP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var peers []struct {
-		Address string
-		Routes  int
-		BMP     *struct{ SysName string }
+	var page struct {
+		Peers []struct {
+			Address string
+			Routes  int
+			BMP     *struct{ SysName string }
+		}
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&peers); err != nil {
+	if err := json.NewDecoder(resp.Body).Decode(&page); err != nil {
 		t.Fatal(err)
 	}
+	peers := page.Peers
 	if len(peers) != 1 || peers[0].Address != "10.0.0.11" || peers[0].Routes != 1 || peers[0].BMP == nil || peers[0].BMP.SysName != "tor1" {
 		t.Errorf("/api/v1/peers: %+v, want the monitored peer 10.0.0.11 with one route, sysName tor1", peers)
 	}

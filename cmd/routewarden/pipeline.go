@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -79,25 +78,7 @@ func newPipeline(cfg *config.Config, cluster clusterSource, extraSinks []alert.S
 		HoldDown: cfg.Validation.HoldDown, Debounce: cfg.Validation.Debounce, WarmupTimeout: cfg.Validation.WarmupTimeout,
 		DeferGC: true},
 		append([]continuous.Observer{metrics, publisher}, observers...)...)
-	p.http = httpapi.New(cfg.HTTP.Listen, httpapi.Sources{
-		State:  p.loop.State,
-		Routes: func() []validator.Route { rs, _ := collector.Store().Routes(); return rs },
-		Peers:  func() any { return append(collector.Store().Peers(), collector.Store().MonitoredPeers()...) },
-		Nodes: func() any {
-			c, _, err := cluster.Cluster(time.Now())
-			if err != nil {
-				return map[string]string{"error": err.Error()}
-			}
-			rs, _ := collector.Store().Routes()
-			return validator.NodeStatuses(c, rs)
-		},
-		Ready: func() (bool, string) {
-			if st := cluster.InventoryStatus(); !st.Available {
-				return false, st.Reason
-			}
-			return true, ""
-		},
-	}, reg, log)
+	p.http = httpapi.New(cfg.HTTP.Listen, apiSources(cfg, p.loop, collector, cluster, metrics), reg, log)
 	if err := p.http.Listen(); err != nil {
 		return nil, err
 	}

@@ -81,12 +81,12 @@ func TestReliabilityAPIOutage(t *testing.T) {
 		announce(t, speakers[3], "10.244.1.0/24", 3)
 	}
 	wait.For(t, "node2's session and all 4 routes back", 60*time.Second, func() error {
-		var routes []struct{}
-		if err := getJSON(api+"/api/v1/routes", &routes); err != nil {
+		var page struct{ Routes []struct{} }
+		if err := getJSON(api+"/api/v1/routes", &page); err != nil {
 			return err
 		}
-		if len(routes) != 4 {
-			return fmt.Errorf("%d routes", len(routes))
+		if len(page.Routes) != 4 {
+			return fmt.Errorf("%d routes", len(page.Routes))
 		}
 		return nil
 	})
@@ -193,9 +193,9 @@ func TestReliabilityAPIOutageBlindAfterRecovery(t *testing.T) {
 	env.Apply(t, writeFile(t, "node4.yaml", testkube.NodeManifest(4)+"---\n"+testkube.CiliumNodeManifest(4)))
 	e.speaker(t, 4, true)
 	wait.For(t, "node4's route", time.Minute, func() error {
-		var routes []struct{}
-		if err := getJSON(api+"/api/v1/routes", &routes); err != nil || len(routes) != 4 {
-			return fmt.Errorf("%d routes (%v)", len(routes), err)
+		var page struct{ Routes []struct{} }
+		if err := getJSON(api+"/api/v1/routes", &page); err != nil || len(page.Routes) != 4 {
+			return fmt.Errorf("%d routes (%v)", len(page.Routes), err)
 		}
 		return nil
 	})

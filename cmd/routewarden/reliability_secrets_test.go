@@ -100,7 +100,7 @@ func TestReliabilitySecretsAndTLS(t *testing.T) {
 	})
 
 	for _, path := range []string{"/", "/healthz", "/readyz", "/metrics", "/api/v1/findings", "/api/v1/findings?firing=true",
-		"/api/v1/routes", "/api/v1/peers", "/api/v1/nodes"} {
+		"/api/v1/transitions", "/api/v1/routes", "/api/v1/peers", "/api/v1/nodes", "/api/v1/openapi.json"} {
 		resp, err := http.Get(api + path)
 		if err != nil {
 			t.Fatal(err)

@@ -101,7 +101,7 @@ func TestVIPEndToEnd(t *testing.T) {
 	expect("the four VIP findings",
 		"missing-vip 172.16.100.13/32 - shop/cart firing",
 		"stale-vip 172.16.100.20/32 node3 - firing",
-		"vip-without-endpoints 172.16.100.12/32 - shop/db firing",
+		"vip-without-endpoints 172.16.100.12/32 node2 shop/db firing",
 		"vip-wrong-node 172.16.100.11/32 node2 shop/api firing")
 
 	// The repair: node2 withdraws shop/api's VIP, shop/db's pod becomes ready,

@@ -71,6 +71,7 @@ It fails on plain secrets in values and on settings that cannot work.
 {{- $kube := $cfg.kubernetes | default dict }}
 {{- $_ := set $kube "ciliumNamespace" $v.ciliumNamespace }}
 {{- $_ := set $cfg "kubernetes" $kube }}
+{{- include "routewarden.requirePeers" $bgp }}
 {{- if not $bgp.listenPort }}
 {{- $_ := set $bgp "listenPort" 1179 }}
 {{- end }}
@@ -190,4 +191,28 @@ netBindService: {{ $nbs }}
 {{/* routewarden.secretVolume: the volume name of a Secret. */}}
 {{- define "routewarden.secretVolume" -}}
 {{- printf "secret-%s" (sha256sum . | trunc 10) }}
+{{- end }}
+
+{{/* routewarden.requirePeers: the install names routewarden's ASN and its peers (the nodes' ranges, each with
+  an ASN); there is no accept-all default. (config.bgp) */}}
+{{- define "routewarden.requirePeers" -}}
+{{- if not .asn }}
+{{- fail "config.bgp.asn is required: routewarden's own AS number, the peerASN your nodes configure for it (e.g. --set config.bgp.asn=65000)" }}
+{{- end }}
+{{- if not (or .dynamicNeighbors .neighbors) }}
+{{- fail "config.bgp.dynamicNeighbors (or neighbors) is required: name your nodes' range and their ASN, e.g. --set 'config.bgp.dynamicNeighbors[0].prefix=10.0.0.0/24' --set 'config.bgp.dynamicNeighbors[0].asn=65010' (the chart has no accept-all default)" }}
+{{- end }}
+{{- range $i, $n := .dynamicNeighbors | default list }}
+{{- if not $n.asn }}
+{{- fail (printf "config.bgp.dynamicNeighbors[%d].asn is required: the ASN of the nodes in %v (the chart accepts no range of peers with any ASN)" $i $n.prefix) }}
+{{- end }}
+{{- if hasSuffix "/0" (toString $n.prefix) }}
+{{- fail (printf "config.bgp.dynamicNeighbors[%d].prefix: %v accepts a session from any address; name your nodes' range" $i $n.prefix) }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* routewarden.hostBlock: an address or CIDR as a NetworkPolicy ipBlock CIDR. */}}
+{{- define "routewarden.hostBlock" -}}
+{{- if contains "/" . }}{{ . }}{{ else if contains ":" . }}{{ printf "%s/128" . }}{{ else }}{{ printf "%s/32" . }}{{ end }}
 {{- end }}

@@ -1,0 +1,167 @@
+package httpapi
+
+import (
+	"net/http"
+	"net/netip"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/routewarden/routewarden/validator"
+)
+
+type routesResponse struct {
+	Routes   []routeJSON `json:"routes"`
+	Total    int         `json:"total"`
+	Continue string      `json:"continue"`
+}
+
+type peersResponse struct {
+	Peers    []peerJSON `json:"peers"`
+	Total    int        `json:"total"`
+	Continue string     `json:"continue"`
+}
+
+type nodesResponse struct {
+	Nodes    []nodeJSON `json:"nodes"`
+	Total    int        `json:"total"`
+	Continue string     `json:"continue"`
+}
+
+var routeParams = []param{{name: "node"}, {name: "peer", check: checkAddr}, {name: "prefix", check: checkPrefix}}
+var peerParams = []param{{name: "node"}, {name: "peer", check: checkAddr}}
+var nodeParams = []param{{name: "node"}}
+
+func mustPrefix(s string) string { return netip.MustParsePrefix(s).String() }
+func mustAddr(s string) string   { return netip.MustParseAddr(s).String() }
+
+// snapshot indexes the cluster to attribute routes and peers to nodes; nil
+// while the inventory is unavailable.
+func (s *Server) snapshot() (*validator.Snapshot, error) {
+	if s.src.Cluster == nil {
+		return nil, nil
+	}
+	c, err := s.src.Cluster()
+	if err != nil || c == nil {
+		return nil, err
+	}
+	return validator.NewSnapshot(c, nil, validator.Options{}), nil
+}
+
+// unavailable answers 503 when a filter needs the inventory and it is away.
+func unavailable(err error) *apiError {
+	msg := "the cluster inventory is unavailable"
+	if err != nil {
+		msg += ": " + err.Error()
+	}
+	return &apiError{status: http.StatusServiceUnavailable, msg: msg}
+}
+
+// routes lists received routes in the table's order; ?prefix= matches the
+// routes overlapping it (equal, inside or covering).
+func (s *Server) routes(w http.ResponseWriter, q query) {
+	snap, err := s.snapshot()
+	if snap == nil && q.Get("node") != "" {
+		writeError(w, unavailable(err))
+		return
+	}
+	nodeOf := func(r validator.Route) string {
+		if snap == nil {
+			return ""
+		}
+		return snap.Attribute(r).Name()
+	}
+	var want netip.Prefix
+	if p := q.Get("prefix"); p != "" {
+		want = netip.MustParsePrefix(p)
+	}
+	all := s.src.Routes()
+	sel := all
+	if want.IsValid() || q.Get("peer") != "" || q.Get("node") != "" {
+		sel = nil
+		for _, r := range all {
+			if (!want.IsValid() || want.Overlaps(r.Prefix)) && (q.Get("peer") == "" || addrText(r.Attrs().Peer) ==
+				mustAddr(q.Get("peer"))) && (q.Get("node") == "" || nodeOf(r) == q.Get("node")) {
+				sel = append(sel, r)
+			}
+		}
+	}
+	pg, next, apiErr := page(sel, q, func(r validator.Route) string {
+		return r.Prefix.String() + "|" + addrText(r.Attrs().Peer) + "|" + strconv.FormatUint(uint64(r.PathID), 10)
+	})
+	if apiErr != nil {
+		writeError(w, apiErr)
+		return
+	}
+	out := routesResponse{Routes: make([]routeJSON, 0, len(pg)), Total: len(sel), Continue: next}
+	for _, r := range pg {
+		out.Routes = append(out.Routes, routeOut(r, nodeOf(r)))
+	}
+	writeJSON(w, out)
+}
+
+// peers lists BGP peers, each with the node its address belongs to.
+func (s *Server) peers(w http.ResponseWriter, q query) {
+	snap, err := s.snapshot()
+	if snap == nil && q.Get("node") != "" {
+		writeError(w, unavailable(err))
+		return
+	}
+	var sel []peerJSON
+	for _, p := range s.src.Peers() {
+		node := ""
+		if snap != nil {
+			node = snap.NodeAt(p.Address)
+		}
+		if (q.Get("node") == "" || node == q.Get("node")) && (q.Get("peer") == "" ||
+			addrText(p.Address) == mustAddr(q.Get("peer"))) {
+			sel = append(sel, peerOut(p, node))
+		}
+	}
+	key := func(p peerJSON) string {
+		if p.BMP != nil {
+			return p.Address + "|" + p.BMP.Router
+		}
+		return p.Address + "|"
+	}
+	slices.SortFunc(sel, func(a, b peerJSON) int { return strings.Compare(key(a), key(b)) })
+	pg, next, apiErr := page(sel, q, key)
+	if apiErr != nil {
+		writeError(w, apiErr)
+		return
+	}
+	writeJSON(w, peersResponse{Peers: orEmpty(pg), Total: len(sel), Continue: next})
+}
+
+// nodes lists every node's allocations next to what it announces; 503 while
+// the inventory is unavailable.
+func (s *Server) nodes(w http.ResponseWriter, q query) {
+	var c *validator.Cluster
+	var err error
+	if s.src.Cluster != nil {
+		c, err = s.src.Cluster()
+	}
+	if c == nil {
+		writeError(w, unavailable(err))
+		return
+	}
+	snap := validator.NewSnapshot(c, nil, validator.Options{})
+	peersOf := map[string][]string{}
+	for _, p := range s.src.Peers() {
+		if n := snap.NodeAt(p.Address); n != "" {
+			peersOf[n] = append(peersOf[n], addrText(p.Address))
+		}
+	}
+	var sel []nodeJSON
+	for _, n := range validator.NodeStatuses(c, s.src.Routes()) {
+		if q.Get("node") == "" || n.Name == q.Get("node") {
+			sel = append(sel, nodeOut(n, peersOf[n.Name]))
+		}
+	}
+	pg, next, apiErr := page(sel, q, func(n nodeJSON) string { return n.Name })
+	if apiErr != nil {
+		writeError(w, apiErr)
+		return
+	}
+	writeJSON(w, nodesResponse{Nodes: orEmpty(pg), Total: len(sel), Continue: next})
+}

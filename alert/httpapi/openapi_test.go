@@ -1,0 +1,209 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/rs/zerolog"
+)
+
+// openAPIDoc is the part of openapi.json the checks read.
+type openAPIDoc struct {
+	Paths map[string]struct {
+		Get struct {
+			Parameters []map[string]any `json:"parameters"`
+			Responses  map[string]struct {
+				Content map[string]struct {
+					Schema map[string]any `json:"schema"`
+				} `json:"content"`
+			} `json:"responses"`
+		} `json:"get"`
+	} `json:"paths"`
+	Components struct {
+		Parameters map[string]map[string]any `json:"parameters"`
+		Schemas    map[string]map[string]any `json:"schemas"`
+	} `json:"components"`
+}
+
+func loadOpenAPI(t *testing.T) *openAPIDoc {
+	t.Helper()
+	var doc openAPIDoc
+	if err := json.Unmarshal(openAPI, &doc); err != nil {
+		t.Fatalf("openapi.json: %v", err)
+	}
+	return &doc
+}
+
+// TestOpenAPIDescribesEveryEndpoint: every served list endpoint is in the
+// document with exactly the parameters it accepts, and the enumerations are
+// the server's.
+func TestOpenAPIDescribesEveryEndpoint(t *testing.T) {
+	doc := loadOpenAPI(t)
+	s := New("127.0.0.1:0", testSources(true), prometheus.NewRegistry(), zerolog.Nop())
+	served := []string{"/api/v1/openapi.json"}
+	for _, e := range s.endpoints() {
+		served = append(served, e.path)
+		op, ok := doc.Paths[e.path]
+		if !ok {
+			t.Errorf("%s is served but not in openapi.json", e.path)
+			continue
+		}
+		var want, got []string
+		for _, p := range append(slices.Clone(e.params), pagingParams...) {
+			want = append(want, p.name)
+			if p.valid != nil {
+				ref := doc.Components.Parameters[p.name]["schema"].(map[string]any)
+				if enum := fmt.Sprint(ref["enum"]); enum != fmt.Sprint(p.valid()) {
+					t.Errorf("%s: parameter %s documents %s, the server accepts %v", e.path, p.name, enum, p.valid())
+				}
+			}
+		}
+		for _, p := range op.Get.Parameters {
+			name := strings.TrimPrefix(fmt.Sprint(p["$ref"]), "#/components/parameters/")
+			got = append(got, fmt.Sprint(doc.Components.Parameters[name]["name"]))
+		}
+		slices.Sort(want)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: documented parameters %v, served %v", e.path, got, want)
+		}
+	}
+	for p := range doc.Paths {
+		if !slices.Contains(served, p) {
+			t.Errorf("openapi.json documents %s, which is not served", p)
+		}
+	}
+	rules := doc.Components.Schemas["Finding"]["properties"].(map[string]any)["rule"].(map[string]any)["enum"]
+	if fmt.Sprint(rules) != fmt.Sprint(ruleNames()) {
+		t.Errorf("Finding.rule documents %v, the rules are %v", rules, ruleNames())
+	}
+}
+
+// TestResponsesMatchOpenAPI validates answers of every endpoint (pages,
+// filters, errors) against the document's schemas, and checks that every
+// documented field was served at least once.
+func TestResponsesMatchOpenAPI(t *testing.T) {
+	doc := loadOpenAPI(t)
+	srv := httptest.NewServer(New("127.0.0.1:0", testSources(true), prometheus.NewRegistry(),
+		zerolog.Nop()).Handler())
+	defer srv.Close()
+	v := &schemaCheck{doc: doc, seen: map[string]bool{}}
+	for _, path := range []string{"/api/v1/findings", "/api/v1/findings?limit=1", "/api/v1/findings?rule=bogus",
+		"/api/v1/transitions", "/api/v1/transitions?kind=fired&limit=1", "/api/v1/routes", "/api/v1/routes?limit=1",
+		"/api/v1/routes?node=node1", "/api/v1/routes?prefix=x", "/api/v1/peers", "/api/v1/nodes",
+		"/api/v1/nodes?continue=eyJvIjo5LCJrIjoibm9kZTkifQ"} {
+		code, body := get(t, srv.URL+path)
+		route := strings.SplitN(path, "?", 2)[0]
+		resp, ok := doc.Paths[route].Get.Responses[fmt.Sprint(code)]
+		if !ok {
+			t.Errorf("%s answered %d, which openapi.json does not document", path, code)
+			continue
+		}
+		var got any
+		if err := json.Unmarshal([]byte(body), &got); err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		for _, err := range v.check(resp.Content["application/json"].Schema, got, route) {
+			t.Errorf("%s (%d): %s", path, code, err)
+		}
+	}
+	for name, s := range doc.Components.Schemas {
+		for prop := range s["properties"].(map[string]any) {
+			if !v.seen[name+"."+prop] {
+				t.Errorf("%s.%s is documented but no answer had it", name, prop)
+			}
+		}
+	}
+}
+
+// schemaCheck validates JSON values against the subset of OpenAPI schemas
+// openapi.json uses: $ref, object (required, properties, additionalProperties),
+// array, string (enum, date-time), integer, number, boolean.
+type schemaCheck struct {
+	doc  *openAPIDoc
+	seen map[string]bool // "Schema.property" present in some answer
+}
+
+func (c *schemaCheck) check(schema map[string]any, v any, at string) []string {
+	name := ""
+	if ref, ok := schema["$ref"].(string); ok {
+		name = strings.TrimPrefix(ref, "#/components/schemas/")
+		schema = c.doc.Components.Schemas[name]
+		if schema == nil {
+			return []string{at + ": unknown schema " + ref}
+		}
+	}
+	var errs []string
+	fail := func(f string, a ...any) []string { return append(errs, at+": "+fmt.Sprintf(f, a...)) }
+	switch schema["type"] {
+	case "object":
+		m, ok := v.(map[string]any)
+		if !ok {
+			return fail("%v is not an object", v)
+		}
+		props, _ := schema["properties"].(map[string]any)
+		for _, r := range asStrings(schema["required"]) {
+			if _, ok := m[r]; !ok {
+				errs = fail("required %s missing", r)
+			}
+		}
+		for k, x := range m {
+			switch p, ok := props[k].(map[string]any); {
+			case ok:
+				c.seen[name+"."+k] = true
+				errs = append(errs, c.check(p, x, at+"."+k)...)
+			case schema["additionalProperties"] == false:
+				errs = fail("%s is not in the document", k)
+			default:
+				if ap, ok := schema["additionalProperties"].(map[string]any); ok {
+					errs = append(errs, c.check(ap, x, at+"."+k)...)
+				}
+			}
+		}
+	case "array":
+		xs, ok := v.([]any)
+		if !ok {
+			return fail("%v is not an array (an empty list is [])", v)
+		}
+		for i, x := range xs {
+			errs = append(errs, c.check(schema["items"].(map[string]any), x, fmt.Sprintf("%s[%d]", at, i))...)
+		}
+	case "string":
+		s, ok := v.(string)
+		if !ok {
+			return fail("%v is not a string", v)
+		}
+		if enum := asStrings(schema["enum"]); enum != nil && !slices.Contains(enum, s) {
+			errs = fail("%q is not one of %v", s, enum)
+		}
+		if _, err := time.Parse(time.RFC3339, s); schema["format"] == "date-time" && err != nil {
+			errs = fail("%q is not a date-time", s)
+		}
+	case "integer", "number":
+		n, ok := v.(float64)
+		if !ok || schema["type"] == "integer" && n != float64(int64(n)) {
+			return fail("%v is not an %s", v, schema["type"])
+		}
+	case "boolean":
+		if _, ok := v.(bool); !ok {
+			return fail("%v is not a boolean", v)
+		}
+	}
+	return errs
+}
+
+func asStrings(v any) []string {
+	xs, _ := v.([]any)
+	var out []string
+	for _, x := range xs {
+		out = append(out, fmt.Sprint(x))
+	}
+	return out
+}
