@@ -33,7 +33,9 @@ func Repo() string {
 }
 
 // CRDDir returns the folder of CRD sets hack/tools/crds.sh made
-// ($ROUTEWARDEN_CRDS): skips the test locally, fails it under CI, when unset.
+// ($ROUTEWARDEN_CRDS; point it at another folder of that layout, NAME/ for
+// each line of hack/tools/crds.txt, to test other CRDs): skips the test
+// locally, fails it under CI, when unset.
 func CRDDir(t testing.TB) string {
 	t.Helper()
 	requireEnv(t, "ROUTEWARDEN_CRDS", "hack/tools/crds.sh")
