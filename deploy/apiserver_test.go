@@ -24,17 +24,16 @@ import (
 	"github.com/routewarden/routewarden/internal/wait"
 )
 
-// TestChartAgainstAPIServer runs one kube-apiserver (with Cilium's and the Prometheus Operator's CRDs) for
-// everything that needs one: server-side dry runs of every render, the plain manifests and the examples; the
-// chart's NOTES; RBAC least privilege with the ServiceAccount's own token; and routewarden itself running with
-// nothing but that token.
+// TestChartAgainstAPIServer runs one kube-apiserver (with the Prometheus Operator's CRDs and those of the newest
+// Cilium release that still has CiliumBGPPeeringPolicy, so that it serves everything routewarden may watch) for
+// everything that needs one: server-side dry runs of every render and the plain manifests; the chart's NOTES;
+// RBAC least privilege with the ServiceAccount's own token; and routewarden itself running with nothing but that
+// token. deploy/examples are dry-run against every Cilium release by TestCiliumReleases (cmd/routewarden).
 func TestChartAgainstAPIServer(t *testing.T) {
 	requireHelm(t)
 	env := testkube.Start(t)
-	env.InstallCiliumCRDs(t)
-	promCRDs := filepath.Join(testkube.CRDDir(), "prometheus-operator")
-	mustKubectl(t, env, "apply", "--server-side", "-f", promCRDs)
-	mustKubectl(t, env, "wait", "--for=condition=Established", "--timeout=60s", "crd", "--all")
+	env.InstallCilium(t, testkube.CiliumWithPeeringPolicy(t))
+	env.InstallPrometheusCRDs(t)
 	mustKubectl(t, env, "create", "namespace", chartNamespace)
 	mustKubectl(t, env, "create", "namespace", "monitoring")
 	// The controller manager (not run here) gives every namespace a default ServiceAccount: the `helm test`
@@ -72,30 +71,6 @@ func TestChartAgainstAPIServer(t *testing.T) {
 				t.Fatalf("server-side dry run of %s: %v\n%s", manifestsFile, err, out)
 			}
 		})
-	})
-
-	t.Run("Examples", func(t *testing.T) {
-		files, _ := filepath.Glob(filepath.Join(repoDir, "deploy", "examples", "*.y*ml"))
-		if len(files) == 0 {
-			t.Skip("no deploy/examples yet")
-		}
-		applied := 0
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !isKubernetesObjects(data) {
-				continue // routewarden's or Alertmanager's config
-			}
-			applied++
-			if out, err := env.DryRun(f); err != nil {
-				t.Errorf("server-side dry run of %s: %v\n%s", filepath.Base(f), err, out)
-			}
-		}
-		if applied == 0 {
-			t.Error("no example is a Kubernetes manifest")
-		}
 	})
 
 	t.Run("NOTES", func(t *testing.T) {

@@ -6,10 +6,10 @@
 #   default: every testdata/scenarios/*/ that has a cluster.input.yaml
 #
 # For each scenario, with a fresh etcd + kube-apiserver (hack/kube-env.sh):
-#   1. install the CRDs of $ROUTEWARDEN_CRDS/{v2,v2alpha1} (default:
-#      ../shared/crds/main-1.20.0-dev-27f8d7d0 beside the repo) plus the v1.18
-#      branch point's CiliumBGPPeeringPolicy (v2alpha1; removed in 1.19), and
-#      wait until they are Established;
+#   1. install the CRDs routewarden reads (CiliumNode, the IP pools, the BGP
+#      CRDs) of the newest Cilium release of hack/tools/crds.txt, as the release
+#      ships them (hack/tools/crds.sh fetches them from the Go module proxy),
+#      and wait until they are Established;
 #   2. create the objects of cluster.input.yaml (multi-document YAML) with
 #      strict field validation: an object that is invalid against the CRD
 #      schema stops the run with the apiserver's error;
@@ -29,14 +29,16 @@
 # The output is the real apiserver output, so uid, resourceVersion and
 # creationTimestamp change on every run.
 #
-# Environment: ROUTEWARDEN_CRDS, ROUTEWARDEN_BGPV1_CRD (path of the
-# ciliumbgppeeringpolicies CRD; empty to skip), KEEP_ENV=1 keeps the control
-# plane state directories (printed) for debugging.
+# Environment: ROUTEWARDEN_CRDS (the CRD sets of hack/tools/crds.sh; run when
+# unset), ROUTEWARDEN_FIXTURES_CILIUM (the release, e.g. v1.19.7; default the
+# newest), KEEP_ENV=1 keeps the control plane state directories (printed) for
+# debugging.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-crds=${ROUTEWARDEN_CRDS:-$repo/../shared/crds/main-1.20.0-dev-27f8d7d0}
-bgpv1=${ROUTEWARDEN_BGPV1_CRD-$repo/../shared/crds/v1.18-branchpoint-228a2936/v2alpha1/ciliumbgppeeringpolicies.yaml}
+[[ -n ${ROUTEWARDEN_CRDS:-} ]] || eval "$("$repo/hack/tools/crds.sh" --env)"
+release=${ROUTEWARDEN_FIXTURES_CILIUM:-$(awk '$1 ~ /^cilium-v/ {print substr($1, 8)}' "$repo/hack/tools/crds.txt" | sort -V | tail -1)}
+crds=$ROUTEWARDEN_CRDS/cilium-$release
 fm=routewarden-fixtures
 
 die() {
@@ -45,8 +47,8 @@ die() {
 }
 log() { echo "gen-cluster-fixtures.sh: $*" >&2; }
 
-[[ -d $crds/v2 && -d $crds/v2alpha1 ]] || die "no Cilium CRDs in $crds (expected v2/ and v2alpha1/)"
-[[ -z $bgpv1 || -f $bgpv1 ]] || die "no such CRD file: $bgpv1"
+[[ -d $crds/v2 && -d $crds/v2alpha1 ]] || die "no Cilium CRDs in $crds (expected v2/ and v2alpha1/; run hack/tools/crds.sh)"
+log "Cilium $release's CRDs"
 
 if (($# == 0)); then
 	for f in "$repo"/testdata/scenarios/*/cluster.input.yaml; do
@@ -76,8 +78,12 @@ split_docs() {
 }
 
 install_crds() {
-	local args=(-f "$crds/v2" -f "$crds/v2alpha1")
-	[[ -n $bgpv1 ]] && args+=(-f "$bgpv1")
+	local args=() f
+	for f in "$crds"/v2/*.yaml "$crds"/v2alpha1/*.yaml; do
+		case ${f##*/} in
+		ciliumnodes.yaml | ciliumpodippools.yaml | ciliumloadbalancerippools.yaml | ciliumbgp*.yaml) args+=(-f "$f") ;;
+		esac
+	done
 	k create "${args[@]}" >/dev/null
 	k wait --for=condition=Established --timeout=60s crd --all >/dev/null
 	# The namespace is created by the apiserver itself shortly after start.

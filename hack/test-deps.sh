@@ -3,8 +3,11 @@
 #   - Debian packages (only the missing ones; apt-get update only when needed),
 #   - kube-apiserver, kubectl and etcd built from the Go module proxy into
 #     ${ROUTEWARDEN_CACHE:-$HOME/.cache/routewarden}/bin (hack/tools/kube.sh; ~6 min cold, seconds warm),
-#   - helm built from the Go module proxy into the same directory (hack/tools/helm.sh; ~3.5 min cold).
-# Prints the environment the tests read (KUBE_APISERVER, KUBECTL, ETCD, HELM) as shell assignments.
+#   - helm built from the Go module proxy into the same directory (hack/tools/helm.sh; ~3.5 min cold),
+#   - Cilium's CRDs of every release of the version matrix, and the Prometheus Operator's, from the Go
+#     module proxy into the module cache (hack/tools/crds.sh, pinned in hack/tools/crds.txt; ~12 s cold).
+# Prints the environment the tests read (KUBE_APISERVER, KUBECTL, ETCD, HELM, ROUTEWARDEN_CRDS) as shell
+# assignments.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
@@ -23,3 +26,4 @@ fi
 
 "$here/tools/kube.sh" --env
 "$here/tools/helm.sh" --env
+"$here/tools/crds.sh" --env

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 eval "$(hack/test-deps.sh)"
-export KUBE_APISERVER KUBECTL ETCD HELM
+export KUBE_APISERVER KUBECTL ETCD HELM ROUTEWARDEN_CRDS
 
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [[ -n $unformatted ]]; then

@@ -17,29 +17,56 @@ import (
 
 // resources returns what to watch. CiliumNodes are required: without them
 // there is nothing to check. Pool CRDs are optional (older Cilium, no
-// multi-pool, no LB IPAM): without them the inventory runs degraded.
+// multi-pool, no LB IPAM): without them the inventory runs degraded. Of each
+// pool CRD the newest version the API server serves is watched.
 func (i *Inventory) resources() ([]schema.GroupVersionResource, error) {
 	gvrs := append([]schema.GroupVersionResource{gvrNodes, gvrConfigMaps}, i.vipResources()...)
-	for _, gvr := range []schema.GroupVersionResource{gvrCiliumNodes, gvrPodIPPools, gvrLBIPPools} {
-		list, err := i.disc.ServerResourcesForGroupVersion(gvr.GroupVersion().String())
-		found := err == nil && slices.ContainsFunc(list.APIResources, func(r metav1.APIResource) bool {
-			return r.Name == gvr.Resource
-		})
-		switch {
-		case found:
-			gvrs = append(gvrs, gvr)
-		case gvr == gvrCiliumNodes:
-			return nil, fmt.Errorf("the API server has no %s in %s: is Cilium installed in this cluster? (%v)",
-				gvr.Resource, gvr.GroupVersion(), err)
-		default:
-			i.log.Warn().Str("resource", gvr.Resource+"."+gvr.Group+"/"+gvr.Version).
+	if _, err := i.served(gvrCiliumNodes); err != nil {
+		return nil, fmt.Errorf("the API server has no %s in %s: is Cilium installed in this cluster? (%v)",
+			gvrCiliumNodes.Resource, gvrCiliumNodes.GroupVersion(), err)
+	}
+	gvrs = append(gvrs, gvrCiliumNodes)
+	var pools []schema.GroupVersionResource
+	for _, versions := range [][]schema.GroupVersionResource{podIPPoolVersions, lbIPPoolVersions} {
+		gvr, ok := i.newestServed(versions)
+		if !ok {
+			i.log.Warn().Str("resource", versions[0].Resource+"."+versions[0].Group).
 				Msg("CRD not installed: running without it (degraded)")
 			i.mu.Lock()
-			i.status.Degraded = append(i.status.Degraded, gvr.Resource)
+			i.status.Degraded = append(i.status.Degraded, versions[0].Resource)
 			i.mu.Unlock()
+			continue
+		}
+		pools = append(pools, gvr)
+	}
+	i.mu.Lock()
+	i.poolGVRs = pools
+	i.mu.Unlock()
+	return append(gvrs, pools...), nil
+}
+
+// newestServed returns the first of versions (one resource, newest version
+// first) that the API server serves.
+func (i *Inventory) newestServed(versions []schema.GroupVersionResource) (schema.GroupVersionResource, bool) {
+	for _, gvr := range versions {
+		if ok, _ := i.served(gvr); ok {
+			return gvr, true
 		}
 	}
-	return gvrs, nil
+	return schema.GroupVersionResource{}, false
+}
+
+// served reports whether the API server serves the resource; the error says
+// why not when discovery failed.
+func (i *Inventory) served(gvr schema.GroupVersionResource) (bool, error) {
+	list, err := i.disc.ServerResourcesForGroupVersion(gvr.GroupVersion().String())
+	if err != nil {
+		return false, err
+	}
+	if !slices.ContainsFunc(list.APIResources, func(r metav1.APIResource) bool { return r.Name == gvr.Resource }) {
+		return false, fmt.Errorf("%s lists no %s", gvr.GroupVersion(), gvr.Resource)
+	}
+	return true, nil
 }
 
 // upsert records an object a set's informer delivered. Only the live set's

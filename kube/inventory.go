@@ -24,8 +24,15 @@ var (
 	gvrNodes       = schema.GroupVersionResource{Version: "v1", Resource: "nodes"}
 	gvrConfigMaps  = schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
 	gvrCiliumNodes = schema.GroupVersionResource{Group: "cilium.io", Version: "v2", Resource: "ciliumnodes"}
-	gvrPodIPPools  = schema.GroupVersionResource{Group: "cilium.io", Version: "v2alpha1", Resource: "ciliumpodippools"}
-	gvrLBIPPools   = schema.GroupVersionResource{Group: "cilium.io", Version: "v2", Resource: "ciliumloadbalancerippools"}
+	// The pool CRDs, newest version first: one version of each is watched
+	// (CiliumLoadBalancerIPPool is cilium.io/v2 from Cilium 1.18, v2alpha1 before).
+	podIPPoolVersions = []schema.GroupVersionResource{
+		{Group: "cilium.io", Version: "v2alpha1", Resource: "ciliumpodippools"},
+	}
+	lbIPPoolVersions = []schema.GroupVersionResource{
+		{Group: "cilium.io", Version: "v2", Resource: "ciliumloadbalancerippools"},
+		{Group: "cilium.io", Version: "v2alpha1", Resource: "ciliumloadbalancerippools"},
+	}
 )
 
 // InventoryOptions configure the inventory.
@@ -70,6 +77,8 @@ type Inventory struct {
 	synced         chan *informerSet
 	sets           sync.WaitGroup
 
+	// poolGVRs are the pool resources watched (the versions the API server serves).
+	poolGVRs []schema.GroupVersionResource
 	// vipGVRs are the Service, EndpointSlice and BGP resources watched (vip_informers.go).
 	vipGVRs []schema.GroupVersionResource
 

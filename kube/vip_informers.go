@@ -1,11 +1,9 @@
 package kube
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/rs/zerolog"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
@@ -37,14 +35,8 @@ var (
 func (i *Inventory) vipResources() []schema.GroupVersionResource {
 	gvrs := []schema.GroupVersionResource{gvrServices, gvrEndpointSlices}
 	for _, versions := range [][]schema.GroupVersionResource{bgpAdvertVersions, bgpPeerCfgVersions, bgpPeeringPolVersions} {
-		for _, gvr := range versions {
-			list, err := i.disc.ServerResourcesForGroupVersion(gvr.GroupVersion().String())
-			if err == nil && slices.ContainsFunc(list.APIResources, func(r metav1.APIResource) bool {
-				return r.Name == gvr.Resource
-			}) {
-				gvrs = append(gvrs, gvr)
-				break
-			}
+		if gvr, ok := i.newestServed(versions); ok {
+			gvrs = append(gvrs, gvr)
 		}
 	}
 	i.mu.Lock()
@@ -65,8 +57,8 @@ func objectKey(u *unstructured.Unstructured) string {
 
 // clusterResourcesLocked are the resources Cluster translates, VIP ones included.
 func (i *Inventory) clusterResourcesLocked() []schema.GroupVersionResource {
-	return append([]schema.GroupVersionResource{gvrNodes, gvrCiliumNodes, gvrPodIPPools, gvrLBIPPools, gvrConfigMaps},
-		i.vipGVRs...)
+	gvrs := append([]schema.GroupVersionResource{gvrNodes, gvrCiliumNodes, gvrConfigMaps}, i.poolGVRs...)
+	return append(gvrs, i.vipGVRs...)
 }
 
 // withWarningLog sends the API server's warnings (such as the deprecation of

