@@ -1,6 +1,6 @@
 // Package httpapi serves routewarden's read-only HTTP endpoints: a status page
 // at /, /metrics, /healthz, /readyz and JSON under /api/v1 (findings, routes,
-// peers, nodes).
+// peers, nodes, roas).
 // Nothing it serves can change state, and no secret is ever part of a response.
 package httpapi
 
@@ -29,6 +29,8 @@ type Sources struct {
 	// Peers and Nodes return JSON-ready values.
 	Peers func() any
 	Nodes func() any
+	// RTR returns the RTR server's state (roas.go); nil, or returning nil, while it is off.
+	RTR func() any
 	// Ready says whether routewarden can be trusted yet, and why not.
 	Ready func() (bool, string)
 	// Now is the clock the answers are stamped with; nil means time.Now.
@@ -79,6 +81,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/v1/routes", s.routes)
 	mux.HandleFunc("GET /api/v1/peers", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, s.src.Peers()) })
 	mux.HandleFunc("GET /api/v1/nodes", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, s.src.Nodes()) })
+	mux.HandleFunc("GET /api/v1/roas", s.roas)
 	return mux
 }
 

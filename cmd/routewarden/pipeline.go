@@ -16,6 +16,7 @@ import (
 	"github.com/routewarden/routewarden/bgp"
 	"github.com/routewarden/routewarden/bgp/bmp"
 	"github.com/routewarden/routewarden/config"
+	"github.com/routewarden/routewarden/rtr"
 	"github.com/routewarden/routewarden/validator"
 	"github.com/routewarden/routewarden/validator/continuous"
 )
@@ -36,6 +37,7 @@ type pipeline struct {
 	http       *httpapi.Server
 	reloader   *reloader    // nil without a config file
 	bmp        *bmp.Station // nil without bgp.bmp.listen
+	rtr        *rtr.Server  // nil unless rtr.enabled
 }
 
 // newPipeline builds every component, so that configuration errors surface
@@ -74,6 +76,12 @@ func newPipeline(cfg *config.Config, cluster clusterSource, extraSinks []alert.S
 		}
 		return httpapi.FindingURL(base, f)
 	})
+	if p.rtr, err = newRTR(cfg, cluster, log, reg); err != nil {
+		return nil, err
+	}
+	if p.rtr != nil {
+		observers = append(observers, rtrPoke{p.rtr})
+	}
 	vopts := cfg.ValidatorOptions()
 	p.loop = continuous.New(collector.Store(), cluster, collector, continuous.Options{Validator: vopts,
 		HoldDown: cfg.Validation.HoldDown, Debounce: cfg.Validation.Debounce, WarmupTimeout: cfg.Validation.WarmupTimeout,
@@ -91,6 +99,7 @@ func newPipeline(cfg *config.Config, cluster clusterSource, extraSinks []alert.S
 			rs, _ := collector.Store().Routes()
 			return validator.NodeStatuses(c, rs)
 		},
+		RTR: p.rtrStatus,
 		Ready: func() (bool, string) {
 			if st := cluster.InventoryStatus(); !st.Available {
 				return false, st.Reason
@@ -137,6 +146,9 @@ func (p *pipeline) run(ctx context.Context) error {
 	}
 	if p.bmp != nil {
 		runs["bmp"] = p.bmp.Run
+	}
+	if p.rtr != nil {
+		runs["rtr"] = p.rtr.Run
 	}
 	for name, run := range runs {
 		g.Go(func() error {
