@@ -147,14 +147,15 @@ func (r *rovToR) routes(args ...string) ([]string, error) {
 	return got, nil
 }
 
-// rejected lists what the nodes sent that BIRD did not accept: received
-// (in a node's import table) and not in its routing table.
-func (r *rovToR) rejected(nodes int) ([]string, []string, error) {
-	accepted, err := r.routes("table", "master4")
+func (r *rovToR) listen() (netip.Addr, int32) { return r.addr, r.port }
+
+// state lists what BIRD accepted, and what the nodes sent that it did not
+// accept: received (in a node's import table) and not in its routing table.
+func (r *rovToR) state(nodes int) (accepted, rejected []string, err error) {
+	accepted, err = r.routes("table", "master4")
 	if err != nil {
 		return nil, nil, err
 	}
-	var rejected []string
 	for i := 1; i <= nodes; i++ {
 		got, err := r.routes("import", "table", fmt.Sprintf("node%d.ipv4", i))
 		if err != nil {

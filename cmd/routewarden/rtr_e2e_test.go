@@ -36,24 +36,41 @@ spec: {bgpInstances: [{name: tor, localASN: 6501%d}]}
 	return s
 }
 
-// TestRTRWithBIRD is the acceptance test of the RTR server: a real BIRD 2 ToR
-// validates the routes of real GoBGP speakers (the nodes) against the ROAs
+// rovRouter is a real ToR doing route origin validation against routewarden.
+type rovRouter interface {
+	// listen is where the nodes connect.
+	listen() (netip.Addr, int32)
+	// state lists the routes accepted and those received and rejected, as "prefix from nodeI".
+	state(nodes int) (accepted, rejected []string, err error)
+}
+
+// TestRTRToR is the acceptance test of the RTR server: a real BIRD 2 (and
+// FRR, with Debian's frr-rpki-rtrlib) ToR validates the routes of real GoBGP
+// speakers (the nodes) against the ROAs
 // routewarden run serves from a real kube-apiserver. What the cluster did
-// not allocate is rejected by BIRD itself; a deleted node's CIDR and a
+// not allocate is rejected by the ToR itself; a deleted node's CIDR and a
 // deleted Service's VIP are rejected as soon as the RTR Serial Notify round
 // trip is done (the routers' refresh is an hour, so nothing else explains
 // it); every healthy route stays accepted. With one AS for all nodes, node2
 // announcing node1's CIDR is Valid (the documented limit: foreign-cidr stays
-// a detection); with an AS per node, BIRD rejects it.
-func TestRTRWithBIRD(t *testing.T) {
+// a detection); with an AS per node, the ToR rejects it.
+func TestRTRToR(t *testing.T) {
+	bird := func(t *testing.T, rtrAddr string, asns []uint32) rovRouter {
+		return startROVToR(t, netip.MustParseAddr("127.0.0.2"), loopback.FreePort(t), rtrAddr, asns)
+	}
+	frr := func(t *testing.T, rtrAddr string, asns []uint32) rovRouter {
+		return startROVFRR(t, netip.MustParseAddr("127.0.0.3"), loopback.FreePort(t), rtrAddr, asns)
+	}
 	for _, tc := range []struct {
 		name    string
+		tor     func(t *testing.T, rtrAddr string, asns []uint32) rovRouter
 		perNode bool
-		// foreign is how BIRD treats node2 announcing node1's CIDR.
+		// foreignRejected is how the ToR treats node2 announcing node1's CIDR.
 		foreignRejected bool
 	}{
-		{"one AS for every node", false, false},
-		{"an AS per node", true, true},
+		{"BIRD with one AS for every node", bird, false, false},
+		{"BIRD with an AS per node", bird, true, true},
+		{"FRR with an AS per node", frr, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			asn := func(i int) uint32 {
@@ -75,8 +92,8 @@ func TestRTRWithBIRD(t *testing.T) {
 				want = 11
 			}
 			waitROAs(t, e, want)
-			tor := startROVToR(t, netip.MustParseAddr("127.0.0.2"), loopback.FreePort(t), rtrAddr,
-				[]uint32{asn(1), asn(2), asn(3)})
+			tor := tc.tor(t, rtrAddr, []uint32{asn(1), asn(2), asn(3)})
+			torAddr, torPort := tor.listen()
 			announced := map[int][]string{
 				1: {"10.244.1.0/24", "172.16.100.10/32", "172.16.100.11/32"},
 				2: {"10.244.2.0/24", "10.244.77.0/24", "10.244.1.0/24"}, // unallocated, and node1's
@@ -85,7 +102,7 @@ func TestRTRWithBIRD(t *testing.T) {
 			for i := 1; i <= 3; i++ {
 				s, err := bgp.StartSpeaker(context.Background(), bgp.SpeakerConfig{
 					Local: netip.MustParseAddr(fmt.Sprintf("127.0.1.1%d", i)), ASN: asn(i),
-					CollectorAddr: tor.addr, CollectorPort: tor.port, CollectorASN: rovToRASN}, zerolog.Nop())
+					CollectorAddr: torAddr, CollectorPort: torPort, CollectorASN: rovToRASN}, zerolog.Nop())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -103,9 +120,9 @@ func TestRTRWithBIRD(t *testing.T) {
 				healthy = append(healthy, "10.244.1.0/24 from node2")
 				slices.Sort(healthy)
 			}
-			waitBIRD(t, tor, "the unallocated CIDR rejected, the rest accepted", 90*time.Second, healthy, rejected)
+			waitToR(t, tor, "the unallocated CIDR rejected, the rest accepted", 90*time.Second, healthy, rejected)
 
-			// Delete node3 and Service gone: their routes are still announced, and BIRD rejects them.
+			// Delete node3 and Service gone: their routes are still announced, and the ToR rejects them.
 			start := time.Now()
 			for _, args := range [][]string{{"delete", "node", "node3"}, {"delete", "ciliumnode", "node3"},
 				{"-n", "shop", "delete", "service", "gone"}} {
@@ -119,10 +136,10 @@ func TestRTRWithBIRD(t *testing.T) {
 			rejected = append(rejected, "10.244.3.0/24 from node3", "172.16.100.11/32 from node1")
 			slices.Sort(rejected)
 			// The routers' refresh is 3600s: only the Serial Notify brings the change within the minute.
-			waitBIRD(t, tor, "the deleted node's CIDR and the deleted Service's VIP rejected", time.Minute, healthy, rejected)
-			t.Logf("from kubectl delete to BIRD rejecting: %s", time.Since(start).Round(10*time.Millisecond))
-			acc, rej, _ := tor.rejected(3)
-			t.Logf("BIRD accepted %q, rejected %q", acc, rej)
+			waitToR(t, tor, "the deleted node's CIDR and the deleted Service's VIP rejected", time.Minute, healthy, rejected)
+			t.Logf("from kubectl delete to the ToR rejecting: %s", time.Since(start).Round(10*time.Millisecond))
+			acc, rej, _ := tor.state(3)
+			t.Logf("accepted %q, rejected %q", acc, rej)
 			checkRTRClient(t, e)
 		})
 	}
@@ -146,11 +163,11 @@ func waitROAs(t *testing.T, e *e2e, n int) {
 	})
 }
 
-// waitBIRD waits until BIRD has accepted exactly accepted and rejected exactly rejected.
-func waitBIRD(t *testing.T, tor *rovToR, what string, within time.Duration, accepted, rejected []string) {
+// waitToR waits until the ToR has accepted exactly accepted and rejected exactly rejected.
+func waitToR(t *testing.T, tor rovRouter, what string, within time.Duration, accepted, rejected []string) {
 	t.Helper()
 	wait.For(t, what, within, func() error {
-		acc, rej, err := tor.rejected(3)
+		acc, rej, err := tor.state(3)
 		if err != nil {
 			return err
 		}
@@ -161,10 +178,10 @@ func waitBIRD(t *testing.T, tor *rovToR, what string, within time.Duration, acce
 	})
 }
 
-// checkRTRClient: /api/v1/roas lists BIRD, brought to the current serial.
+// checkRTRClient: /api/v1/roas lists the ToR, brought to the current serial.
 func checkRTRClient(t *testing.T, e *e2e) {
 	t.Helper()
-	wait.For(t, "BIRD at the current serial in /api/v1/roas", 30*time.Second, func() error {
+	wait.For(t, "the ToR at the current serial in /api/v1/roas", 30*time.Second, func() error {
 		var st struct {
 			Serial  uint32 `json:"serial"`
 			Clients []struct {
