@@ -39,7 +39,7 @@ func checkCanI(t *testing.T, env *testkube.Env) {
 			qs = append(qs, q{v, r, ns, false})
 		}
 	}
-	for _, r := range []string{"pods", "endpoints", "deployments.apps", "ciliumbgpclusterconfigs.cilium.io"} {
+	for _, r := range []string{"pods", "endpoints", "deployments.apps", "ciliumbgpnodeconfigs.cilium.io"} {
 		for _, v := range []string{"get", "list", "create", "delete"} {
 			qs = append(qs, q{v, r, "", false})
 		}
@@ -222,7 +222,7 @@ func checkWithToken(t *testing.T, env *testkube.Env, kubeconfig string) {
 		"/api/v1/namespaces/kube-system/secrets",
 		"/api/v1/namespaces/routewarden/secrets/routewarden-bgp",
 		"/api/v1/pods",
-		"/apis/cilium.io/v2/ciliumbgpclusterconfigs",
+		"/apis/cilium.io/v2/ciliumbgpnodeconfigs",
 	} {
 		out, err := run("get", "--raw", path)
 		if err == nil || !strings.Contains(out, "Forbidden") {
