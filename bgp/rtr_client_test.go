@@ -87,7 +87,7 @@ func TestGoBGPAsRTRClient(t *testing.T) {
 		want   api.Validation_State
 	}{
 		{"10.244.1.0/24", 65011, api.Validation_STATE_VALID},
-		{"10.244.2.0/24", 65011, api.Validation_STATE_INVALID}, // node2's CIDR from node1's AS
+		{"10.244.2.0/24", 65011, api.Validation_STATE_INVALID},  // node2's CIDR from node1's AS
 		{"10.244.77.0/24", 65012, api.Validation_STATE_INVALID}, // unallocated
 		{"10.244.3.0/24", 65013, api.Validation_STATE_VALID},
 		{"172.16.100.10/32", 65012, api.Validation_STATE_VALID},

@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
+	"github.com/routewarden/routewarden/internal/accept"
 	"github.com/routewarden/routewarden/validator"
 	"github.com/routewarden/routewarden/validator/continuous"
 	"github.com/routewarden/routewarden/validator/roa"
@@ -125,39 +126,11 @@ func (s *Server) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	wg.Go(func() { s.follow(ctx) })
-	stop := context.AfterFunc(ctx, func() { s.ln.Close() })
-	defer stop()
-	for {
-		conn, err := s.ln.Accept()
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			if errors.Is(err, net.ErrClosed) {
-				return fmt.Errorf("RTR server: accepting: %w", err)
-			}
-			s.log.Warn().Err(err).Msg("RTR server: accepting a session")
-			select {
-			case <-ctx.Done():
-				return nil
-			case <-time.After(100 * time.Millisecond):
-			}
-			continue
-		}
-		client := addrOf(conn.RemoteAddr())
-		if !s.allowed(client) {
+	return accept.Serve(ctx, s.ln, accept.Options{What: "RTR server", Allowed: s.cfg.AllowedClients,
+		Refused: func(client netip.Addr) {
 			s.metrics.refused.Inc()
 			s.log.Warn().Str("client", client.String()).Msg("refusing an RTR session from outside rtr.allowedClients")
-			conn.Close()
-			continue
-		}
-		wg.Go(func() { s.serve(ctx, conn, client) })
-	}
-}
-
-func (s *Server) allowed(a netip.Addr) bool {
-	return len(s.cfg.AllowedClients) == 0 ||
-		slices.ContainsFunc(s.cfg.AllowedClients, func(p netip.Prefix) bool { return p.Contains(a) })
+		}}, s.log, s.serve)
 }
 
 func (s *Server) serve(ctx context.Context, conn net.Conn, client netip.Addr) {
@@ -205,9 +178,4 @@ func (s *Server) Clients() []ClientStatus {
 	s.mu.Unlock()
 	slices.SortFunc(out, func(a, b ClientStatus) int { return a.Connected.Compare(b.Connected) })
 	return out
-}
-
-func addrOf(a net.Addr) netip.Addr {
-	ap, _ := netip.ParseAddrPort(a.String())
-	return ap.Addr().Unmap()
 }

@@ -53,7 +53,7 @@ func (d deadlineWriter) Write(b []byte) (int, error) {
 
 func newSession(s *Server, conn net.Conn, client netip.Addr) *session {
 	return &session{srv: s, conn: conn, client: client, notify: make(chan struct{}, 1),
-		w: bufio.NewWriterSize(deadlineWriter{conn, s.cfg.WriteTimeout}, 64<<10),
+		w:      bufio.NewWriterSize(deadlineWriter{conn, s.cfg.WriteTimeout}, 64<<10),
 		status: ClientStatus{Addr: conn.RemoteAddr().String(), Connected: time.Now(), Version: -1}}
 }
 
