@@ -39,24 +39,32 @@ func TestRTR(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			path := t.TempDir() + "/rtr.yaml"
-			if err := os.WriteFile(path, []byte(tc.yaml), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			cfg, problems, err := Load(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, p := range problems {
-				got = append(got, strings.TrimPrefix(p.String(), path))
-			}
-			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
-				t.Errorf("problems\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
-			}
+			cfg := checkProblems(t, tc.yaml, tc.want)
 			if len(tc.want) == 0 && (cfg.RTR.Listen != ":8282" || cfg.RTR.Expire != 2*time.Hour || cfg.RTR.MaxDropShare != 0.5) {
 				t.Errorf("defaults not applied: %+v", cfg.RTR)
 			}
 		})
 	}
+}
+
+// checkProblems loads yaml as a config file and compares its problems (file
+// name left out) with want; it returns the config.
+func checkProblems(t *testing.T, yaml string, want []string) *Config {
+	t.Helper()
+	path := t.TempDir() + "/routewarden.yaml"
+	if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, problems, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range problems {
+		got = append(got, strings.TrimPrefix(p.String(), path))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("problems\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	return cfg
 }

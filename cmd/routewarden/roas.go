@@ -7,6 +7,7 @@ import (
 
 	"github.com/routewarden/routewarden/config"
 	"github.com/routewarden/routewarden/kube"
+	"github.com/routewarden/routewarden/validator"
 	"github.com/routewarden/routewarden/validator/roa"
 )
 
@@ -55,20 +56,9 @@ func runROAs(cmd *cobra.Command, g *globalFlags, f *roasFlags) error {
 	if len(f.cluster) == 0 {
 		return usageErr("roas needs at least one --cluster file (see --help)")
 	}
-	cfg, problems, err := config.Load(f.configFile)
+	cfg, _, cluster, err := readCluster(f.configFile, f.cluster, f.ipamMode)
 	if err != nil {
-		return usageErr("%v", err)
-	}
-	if len(problems) > 0 {
-		return usageErr("%v", problems)
-	}
-	objs, err := kube.ReadFiles(f.cluster)
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	cluster, err := objs.Cluster(clusterOptions(cfg, f.ipamMode))
-	if err != nil {
-		return usageErr("%v", err)
+		return err
 	}
 	set := roa.Derive(cluster, roaOptions(cfg))
 	for _, u := range set.Unresolved {
@@ -87,4 +77,25 @@ func runROAs(cmd *cobra.Command, g *globalFlags, f *roasFlags) error {
 // roaOptions are what the config adds to the cluster's objects.
 func roaOptions(cfg *config.Config) roa.Options {
 	return roa.Options{AllowedRanges: cfg.ValidatorOptions().AllowedRanges, DefaultASN: cfg.RTR.NodeASN}
+}
+
+// readCluster loads the config file (none when empty) and the cluster files
+// (kubectl output) as check and roas take them; every error is a usage error.
+func readCluster(configFile string, files []string, ipamMode string) (*config.Config, *kube.Objects, *validator.Cluster, error) {
+	cfg, problems, err := config.Load(configFile)
+	if err != nil {
+		return nil, nil, nil, usageErr("%v", err)
+	}
+	if len(problems) > 0 {
+		return nil, nil, nil, usageErr("%v", problems)
+	}
+	objs, err := kube.ReadFiles(files)
+	if err != nil {
+		return nil, nil, nil, usageErr("%v", err)
+	}
+	cluster, err := objs.Cluster(clusterOptions(cfg, ipamMode))
+	if err != nil {
+		return nil, nil, nil, usageErr("%v", err)
+	}
+	return cfg, objs, cluster, nil
 }

@@ -82,26 +82,11 @@ func startROVToR(t *testing.T, addr netip.Addr, port int32, rtrAddr string, node
 		t.Fatal(err)
 	}
 	r.sock = filepath.Join(dir, "bird.ctl")
-	out, err := os.Create(filepath.Join(dir, "bird.out"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bird, "-f", "-c", conf, "-s", r.sock, "-P", filepath.Join(dir, "bird.pid"))
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting BIRD: %v", err)
-	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			state, _ := r.birdc("show", "protocols", "all")
-			log, _ := os.ReadFile(filepath.Join(dir, "bird.log"))
-			t.Logf("BIRD protocols:\n%s\nBIRD log (end):\n%s", state, tail(string(log), 6000))
-		}
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		_ = cmd.Wait()
-		out.Close()
-	})
+	startToRDaemon(t, filepath.Join(dir, "bird.out"), func() string {
+		state, _ := r.birdc("show", "protocols", "all")
+		log, _ := os.ReadFile(filepath.Join(dir, "bird.log"))
+		return fmt.Sprintf("BIRD protocols:\n%s\nBIRD log (end):\n%s", state, tail(string(log), 6000))
+	}, bird, "-f", "-c", conf, "-s", r.sock, "-P", filepath.Join(dir, "bird.pid"))
 	wait.For(t, "BIRD to answer birdc", 30*time.Second, func() error {
 		_, err := r.birdc("show", "status")
 		return err
@@ -110,6 +95,31 @@ func startROVToR(t *testing.T, addr netip.Addr, port int32, rtrAddr string, node
 }
 
 func tail(s string, n int) string { return s[max(0, len(s)-n):] }
+
+// startToRDaemon runs a routing daemon in its own process group, its output
+// in out, until the test ends (killed with the test binary too); state says
+// what it knows, for a failed test.
+func startToRDaemon(t *testing.T, out string, state func() string, argv ...string) {
+	t.Helper()
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdout, cmd.Stderr = f, f
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting %s: %v", argv[0], err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Log(state())
+		}
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+		f.Close()
+	})
+}
 
 func (r *rovToR) birdc(args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -72,27 +71,12 @@ func startROVFRR(t *testing.T, addr netip.Addr, port int32, rtrAddr string, node
 	if err := os.WriteFile(conf, []byte(frrROVConfig(r.dir, addr, rtrAddr, nodes)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := os.Create(filepath.Join(r.dir, "bgpd.out"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bgpd, "-M", "rpki", "--no_zebra", "--skip_runas", "-f", conf, "-i", filepath.Join(r.dir, "bgpd.pid"),
+	startToRDaemon(t, filepath.Join(r.dir, "bgpd.out"), func() string {
+		state, _ := r.vty("show rpki cache-connection", "show rpki prefix-table", "show bgp summary")
+		log, _ := os.ReadFile(filepath.Join(r.dir, "bgpd.log"))
+		return fmt.Sprintf("FRR:\n%s\nbgpd log (end):\n%s", state, tail(string(log), 6000))
+	}, bgpd, "-M", "rpki", "--no_zebra", "--skip_runas", "-f", conf, "-i", filepath.Join(r.dir, "bgpd.pid"),
 		"--vty_socket", r.dir, "-P", "0", "-l", addr.String(), "-p", fmt.Sprint(port))
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting bgpd: %v", err)
-	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			state, _ := r.vty("show rpki cache-connection", "show rpki prefix-table", "show bgp summary")
-			log, _ := os.ReadFile(filepath.Join(r.dir, "bgpd.log"))
-			t.Logf("FRR:\n%s\nbgpd log (end):\n%s", state, tail(string(log), 6000))
-		}
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		_ = cmd.Wait()
-		out.Close()
-	})
 	wait.For(t, "bgpd to answer vtysh", 30*time.Second, func() error {
 		_, err := r.vty("show bgp summary json")
 		return err
