@@ -39,6 +39,7 @@ type chartCase struct {
 	hostNetwork bool
 	bgpPort     int
 	bmpPort     int    // the BMP station's port, 0 when off
+	rtrPort     int    // the RTR server's port, 0 when off
 	netBind     bool   // NET_BIND_SERVICE added
 	bgpService  string // type of the BGP Service, "" for none
 	monitoring  bool   // ServiceMonitor, PrometheusRule and dashboard
@@ -50,7 +51,7 @@ var chartCases = []chartCase{
 	{file: "default.yaml", replicas: 1, bgpPort: 1179, bgpService: "ClusterIP"},
 	{file: "ha-hostnetwork.yaml", replicas: 2, hostNetwork: true, bgpPort: 179, netBind: true},
 	{file: "hostnetwork-1179.yaml", replicas: 1, hostNetwork: true, bgpPort: 1179},
-	{file: "service-lb-179.yaml", replicas: 1, bgpPort: 179, bmpPort: 11019, netBind: true, bgpService: "LoadBalancer"},
+	{file: "service-lb-179.yaml", replicas: 1, bgpPort: 179, bmpPort: 11019, rtrPort: 8282, netBind: true, bgpService: "LoadBalancer"},
 	{file: "monitoring-secrets.yaml", replicas: 1, bgpPort: 1179, bgpService: "ClusterIP", monitoring: true,
 		secrets: map[string][]string{
 			"alertmanager-ca":          {"ca.crt"},
