@@ -48,8 +48,8 @@ func TestResetAndSerial(t *testing.T) {
 }
 
 // TestBadClients: each misbehaving client gets its Error Report and is
-// closed; a client that never reads and one that stays silent do not keep a
-// good router from its notify and answers.
+// closed; a client that never reads, one that stays silent and ones that
+// disconnect mid-way do not keep a good router from its notify and answers.
 func TestBadClients(t *testing.T) {
 	src := &memSource{}
 	src.setNodes(1)
@@ -64,13 +64,19 @@ func TestBadClients(t *testing.T) {
 		{"version 2", []byte{2, 2, 0, 0, 0, 0, 0, 8}, ErrUnsupportedVersion},
 		{"cache-to-router PDU", (&PDU{Version: 1, Type: TypeCacheReset}).Append(nil), ErrInvalidRequest},
 		{"unknown type", []byte{1, 42, 0, 0, 0, 0, 0, 8}, ErrUnsupportedPDUType},
+		{"version changed within the session", append((&PDU{Version: 1, Type: TypeResetQuery}).Append(nil),
+			(&PDU{Version: 0, Type: TypeResetQuery}).Append(nil)...), ErrUnexpectedPDUVersion},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := dial(t, s)
 			if _, err := c.conn.Write(tc.raw); err != nil {
 				t.Fatal(err)
 			}
-			if p := c.read(); p.Type != TypeErrorReport || p.Session != tc.code {
+			p := c.read()
+			for p.Type != TypeErrorReport && p.Type != TypeSerialNotify && p.Type != TypeCacheReset {
+				p = c.read() // the answer to a good query first
+			}
+			if p.Type != TypeErrorReport || p.Session != tc.code {
 				t.Fatalf("got %+v, want an Error Report with code %d", p, tc.code)
 			}
 			if !c.closed() {
@@ -93,6 +99,14 @@ func TestBadClients(t *testing.T) {
 	}
 	go func() { _, _ = lagger.conn.Write(queries) }()
 	_ = dial(t, s)
+	// Clients that leave in the middle: after a query, and inside a PDU.
+	for _, raw := range [][]byte{(&PDU{Version: 1, Type: TypeResetQuery}).Append(nil), {1, 2, 0, 0, 0, 0}} {
+		gone := dial(t, s)
+		if _, err := gone.conn.Write(raw); err != nil {
+			t.Fatal(err)
+		}
+		gone.conn.Close()
+	}
 	good := dial(t, s)
 	good.send(PDU{Version: 1, Type: TypeResetQuery})
 	_, _, eod := good.response()
