@@ -153,3 +153,25 @@ func TestFrozenAndHeld(t *testing.T) {
 		return st.Held == nil && st.Count == 4
 	})
 }
+
+// TestNoDataYet: before the inventory first synced, a query gets No Data
+// Available and the session stays open; the first set brings a Serial Notify.
+func TestNoDataYet(t *testing.T) {
+	src := &memSource{}
+	src.setNodes(1)
+	src.setAvailable(false)
+	s := startServer(t, src, Config{MaxDropShare: 1})
+	c := dial(t, s)
+	c.send(PDU{Version: 1, Type: TypeResetQuery})
+	if p := c.read(); p.Type != TypeErrorReport || p.Session != ErrNoData {
+		t.Fatalf("got %+v, want No Data Available", p)
+	}
+	src.setAvailable(true)
+	if p := c.read(); p.Type != TypeSerialNotify {
+		t.Fatalf("got %+v, want a Serial Notify once the set is known", p)
+	}
+	c.send(PDU{Version: 1, Type: TypeResetQuery})
+	if _, a, _ := c.response(); len(a) != 2 {
+		t.Errorf("announced %v, want the pod range and node1's CIDR", a)
+	}
+}

@@ -145,10 +145,12 @@ func (s *session) handle(p PDU) error {
 	s.srv.metrics.queries.WithLabelValues(s.client.String(), kind).Inc()
 	s.srv.metrics.lastQuery.WithLabelValues(s.client.String()).SetToCurrentTime()
 	snap := s.srv.cache.snapshot()
-	if !snap.ready {
-		return s.report(ErrNoData, raw, "the cluster's ROAs are not known yet (the inventory has not synced)")
-	}
 	ver := uint8(v)
+	if !snap.ready { // not fatal (RFC 8210 section 12): the router asks again, or on the Serial Notify to come
+		s.srv.metrics.errors.WithLabelValues(s.client.String(), "sent").Inc()
+		return s.send(PDU{Version: ver, Type: TypeErrorReport, Session: ErrNoData, ErrPDU: raw,
+			ErrText: "the cluster's ROAs are not known yet (the inventory has not synced)"})
+	}
 	var withdrawn, announced []roa.ROA
 	serial := snap.serial
 	if p.Type == TypeSerialQuery {
@@ -204,7 +206,7 @@ func (s *session) send(p PDU) error {
 }
 
 // report sends an Error Report (in the session's version, or the highest
-// this cache speaks) and ends the session: RTR errors are fatal.
+// this cache speaks) and ends the session: these RTR errors are fatal.
 func (s *session) report(code uint16, pdu []byte, text string) error {
 	v := s.version()
 	if v < 0 || code == ErrUnsupportedVersion {

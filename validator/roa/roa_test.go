@@ -15,7 +15,7 @@ func pfx(s string) netip.Prefix { return netip.MustParsePrefix(s) }
 // deleted node, a LoadBalancer pool and Services.
 func cluster() *validator.Cluster {
 	return &validator.Cluster{
-		IPAM: validator.IPAM{Mode: validator.IPAMClusterPool, PodRanges: []netip.Prefix{pfx("10.244.0.0/16"), pfx("fd00:244::/48")}},
+		IPAM:  validator.IPAM{Mode: validator.IPAMClusterPool, PodRanges: []netip.Prefix{pfx("10.244.0.0/16"), pfx("fd00:244::/48")}},
 		Nodes: []validator.Node{{Name: "node1"}, {Name: "node2"}},
 		CiliumNodes: []validator.CiliumNode{
 			{Name: "node1", PodCIDRs: []netip.Prefix{pfx("10.244.1.0/24"), pfx("fd00:244:0:1::/64")}},
