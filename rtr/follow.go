@@ -57,7 +57,9 @@ func (s *Server) update(now time.Time) {
 	}
 	s.setFrozen("")
 	s.mu.Lock()
-	same := s.upd.derived && s.upd.version == version && s.upd.held == nil
+	// Nothing new, unless a held set's rtr.holdDrop has run out.
+	h := s.upd.held
+	same := s.upd.derived && s.upd.version == version && (h == nil || s.cfg.HoldDrop == 0 || now.Sub(h.Since) < s.cfg.HoldDrop)
 	s.mu.Unlock()
 	if same {
 		return

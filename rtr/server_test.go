@@ -175,3 +175,17 @@ func TestNoDataYet(t *testing.T) {
 		t.Errorf("announced %v, want the pod range and node1's CIDR", a)
 	}
 }
+
+// TestHoldDrop: a held drop is served once it has persisted for HoldDrop.
+func TestHoldDrop(t *testing.T) {
+	src := &memSource{}
+	src.setNodes(1, 2, 3, 4)
+	s := startServer(t, src, Config{MaxDropShare: 0.5, HoldDrop: 300 * time.Millisecond})
+	wait.True(t, "the first set", 20*time.Second, func() bool { return s.Status().Ready })
+	src.setNodes(1)
+	wait.True(t, "held", 20*time.Second, func() bool { return s.Status().Held != nil })
+	wait.True(t, "served after rtr.holdDrop", 20*time.Second, func() bool {
+		st := s.Status()
+		return st.Held == nil && st.Count == 2
+	})
+}
