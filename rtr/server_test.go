@@ -180,7 +180,7 @@ func TestNoDataYet(t *testing.T) {
 func TestHoldDrop(t *testing.T) {
 	src := &memSource{}
 	src.setNodes(1, 2, 3, 4)
-	s := startServer(t, src, Config{MaxDropShare: 0.5, HoldDrop: 300 * time.Millisecond})
+	s := startServer(t, src, Config{MaxDropShare: 0.5, HoldDrop: 2 * time.Second})
 	wait.True(t, "the first set", 20*time.Second, func() bool { return s.Status().Ready })
 	src.setNodes(1)
 	wait.True(t, "held", 20*time.Second, func() bool { return s.Status().Held != nil })
