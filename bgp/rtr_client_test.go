@@ -125,6 +125,9 @@ func TestGoBGPAsRTRClient(t *testing.T) {
 		})
 	}
 	check("GoBGP's validation states", nil)
+	if cs := rs.Clients(); len(cs) != 1 || cs[0].Version != 0 {
+		t.Errorf("clients %+v: want GoBGP, speaking RTR version 0 (RFC 6810)", cs)
+	}
 	inv.mu.Lock()
 	inv.nodes, inv.version = []int{1, 2}, 2
 	inv.mu.Unlock()

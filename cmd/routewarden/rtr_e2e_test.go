@@ -196,6 +196,7 @@ func checkRTRClient(t *testing.T, e *e2e) {
 		if len(st.Clients) != 1 || st.Clients[0].Serial != st.Serial || st.Clients[0].LastQueryType != "serial" {
 			return fmt.Errorf("serial %d, clients %+v", st.Serial, st.Clients)
 		}
+		t.Logf("the ToR speaks RTR version %d", st.Clients[0].Version)
 		return nil
 	})
 }
