@@ -76,6 +76,8 @@ var errClosing = errors.New("closing after an Error Report")
 func (s *session) run(ctx context.Context) error {
 	pdus := make(chan PDU)
 	readErr := make(chan error, 1)
+	done := make(chan struct{}) // the reader never outlives the session
+	defer close(done)
 	go func() {
 		r := NewReader(s.conn)
 		for {
@@ -86,7 +88,7 @@ func (s *session) run(ctx context.Context) error {
 			}
 			select {
 			case pdus <- p:
-			case <-ctx.Done():
+			case <-done:
 				return
 			}
 		}
