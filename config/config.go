@@ -16,6 +16,8 @@ type Config struct {
 	Alerting   AlertingConfig        `mapstructure:"alerting" yaml:"alerting"`
 	HTTP       HTTPConfig            `mapstructure:"http" yaml:"http"`
 	Log        LogConfig             `mapstructure:"log" yaml:"log"`
+	// RTR is the RPKI-RTR cache server (config/rtr.go).
+	RTR RTRConfig `mapstructure:"rtr" yaml:"rtr"`
 }
 
 // KubernetesConfig says how to reach the API server (run).

@@ -116,23 +116,7 @@ func TestBMP(t *testing.T) {
 			[]string{`:3: bgp.bmp.allowedSources: set, but bgp.bmp.listen is empty: the BMP station is off`}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			path := t.TempDir() + "/bmp.yaml"
-			if err := os.WriteFile(path, []byte(tc.yaml), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			_, problems, err := Load(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, p := range problems {
-				got = append(got, strings.TrimPrefix(p.String(), path))
-			}
-			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
-				t.Errorf("problems\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkProblems(t, tc.yaml, tc.want) })
 	}
 	cfg, _, _ := Load("testdata/good.yaml")
 	if cfg.BGP.BMP.Listen != "" {

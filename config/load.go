@@ -58,8 +58,10 @@ var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
 // every problem; err is set only when the file cannot be read at all.
 func Load(path string) (*Config, Problems, error) {
 	v := viper.New()
-	for k, d := range defaults {
-		v.SetDefault(k, d)
+	for _, m := range []map[string]any{defaults, rtrDefaults} {
+		for k, d := range m {
+			v.SetDefault(k, d)
+		}
 	}
 	v.SetEnvPrefix(EnvPrefix)
 	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))

@@ -41,6 +41,7 @@ func (c *Config) Validate() Problems {
 	}
 	c.BGP.validate(add)
 	c.BGP.BMP.validate(add)
+	c.RTR.validate(add)
 	c.validateRun(add)
 	if _, err := zerolog.ParseLevel(c.Log.Level); err != nil || c.Log.Level == "" {
 		add("log.level", "unknown level %q (expected trace, debug, info, warn, error)", c.Log.Level)

@@ -60,9 +60,9 @@ func checkDeployment(t *testing.T, c chartCase, dep kubeObject, appVersion strin
 	for _, p := range asList(ctr["ports"]) {
 		ports[asString(dig(p, "name"))], _ = dig(p, "containerPort").(int)
 	}
-	if want := 2 + min(c.bmpPort, 1); ports["http"] != 9479 || ports["bgp"] != c.bgpPort || ports["bmp"] != c.bmpPort ||
-		len(ports) != want {
-		t.Errorf("container ports %v, want http 9479, bgp %d, bmp %d (0: none)", ports, c.bgpPort, c.bmpPort)
+	if want := 2 + min(c.bmpPort, 1) + min(c.rtrPort, 1); ports["http"] != 9479 || ports["bgp"] != c.bgpPort ||
+		ports["bmp"] != c.bmpPort || ports["rtr"] != c.rtrPort || len(ports) != want {
+		t.Errorf("container ports %v, want http 9479, bgp %d, bmp %d, rtr %d (0: none)", ports, c.bgpPort, c.bmpPort, c.rtrPort)
 	}
 	for probe, path := range map[string]string{"livenessProbe": "/healthz", "readinessProbe": "/readyz"} {
 		if asString(dig(ctr, probe, "httpGet", "path")) != path || asString(dig(ctr, probe, "httpGet", "port")) != "http" {
@@ -126,9 +126,15 @@ func checkServices(t *testing.T, c chartCase, objs []kubeObject) {
 			asString(dig(bgp, "spec", "ports", "0", "protocol")) != "TCP" {
 			t.Errorf("BGP Service ports %v: want 179/TCP → bgp", dig(bgp, "spec", "ports"))
 		}
-		if bmp := dig(bgp, "spec", "ports", "1"); c.bmpPort != 0 && (dig(bmp, "port") != c.bmpPort ||
-			asString(dig(bmp, "targetPort")) != "bmp") || c.bmpPort == 0 && bmp != nil {
-			t.Errorf("BGP Service ports %v: want BMP %d → bmp (0: none)", dig(bgp, "spec", "ports"), c.bmpPort)
+		svcPorts := map[string]int{}
+		for _, p := range asList(dig(bgp, "spec", "ports"))[1:] {
+			if asString(dig(p, "targetPort")) == asString(dig(p, "name")) {
+				svcPorts[asString(dig(p, "name"))], _ = dig(p, "port").(int)
+			}
+		}
+		if want := min(c.bmpPort, 1) + min(c.rtrPort, 1); svcPorts["bmp"] != c.bmpPort || svcPorts["rtr"] != c.rtrPort ||
+			len(asList(dig(bgp, "spec", "ports"))) != 1+want {
+			t.Errorf("BGP Service ports %v: want BMP %d → bmp, RTR %d → rtr (0: none)", dig(bgp, "spec", "ports"), c.bmpPort, c.rtrPort)
 		}
 		if dig(bgp, "spec", "publishNotReadyAddresses") != true {
 			t.Error("the BGP Service must publish not-ready pods (readiness follows the Kubernetes API)")

@@ -135,7 +135,8 @@ func checkRBAC(t *testing.T, objs []kubeObject) {
 	wantCluster := []rule{{"", "nodes,services", "", "get,list,watch"},
 		{"discovery.k8s.io", "endpointslices", "", "get,list,watch"},
 		{"cilium.io", "ciliumnodes,ciliumpodippools,ciliumloadbalancerippools,ciliumbgpadvertisements," +
-			"ciliumbgppeerconfigs,ciliumbgppeeringpolicies", "", "get,list,watch"}}
+			"ciliumbgppeerconfigs,ciliumbgppeeringpolicies,ciliumbgpclusterconfigs,ciliumbgpnodeconfigoverrides", "",
+			"get,list,watch"}}
 	if got := rulesOf(mustFind(t, objs, "ClusterRole", "routewarden")); !slices.Equal(got, wantCluster) {
 		t.Errorf("ClusterRole rules %+v, want %+v", got, wantCluster)
 	}

@@ -40,6 +40,7 @@ type chartCase struct {
 	hostNetwork bool
 	bgpPort     int
 	bmpPort     int    // the BMP station's port, 0 when off
+	rtrPort     int    // the RTR server's port, 0 when off
 	netBind     bool   // NET_BIND_SERVICE added
 	bgpService  string // type of the BGP Service, "" for none
 	monitoring  bool   // ServiceMonitor, PrometheusRule and dashboard
@@ -53,7 +54,7 @@ var chartCases = []chartCase{
 	{file: "default.yaml", replicas: 1, bgpPort: 1179, bgpService: "ClusterIP"},
 	{file: "ha-hostnetwork.yaml", replicas: 2, hostNetwork: true, bgpPort: 179, netBind: true},
 	{file: "hostnetwork-1179.yaml", replicas: 1, hostNetwork: true, bgpPort: 1179},
-	{file: "service-lb-179.yaml", replicas: 1, bgpPort: 179, bmpPort: 11019, netBind: true, bgpService: "LoadBalancer"},
+	{file: "service-lb-179.yaml", replicas: 1, bgpPort: 179, bmpPort: 11019, rtrPort: 8282, netBind: true, bgpService: "LoadBalancer"},
 	{file: "networkpolicy.yaml", replicas: 1, bgpPort: 1179, bmpPort: 11019, bgpService: "ClusterIP",
 		netpol: map[string][]string{"bgp": {"10.0.1.1/32", "10.0.0.0/24", "fd00:10::/64", "192.0.2.7/32"},
 			"bmp": {"10.0.1.0/30"}, "http": {"pods app.kubernetes.io/component=test,app.kubernetes.io/instance=routewarden," +
@@ -78,7 +79,7 @@ var exportedMetrics = []string{
 	"routewarden_findings", "routewarden_findings_firing", "routewarden_inventory_available",
 	"routewarden_inventory_synced", "routewarden_inventory_objects", "routewarden_inventory_watch_errors_total",
 	"routewarden_validation_duration_seconds", "routewarden_validation_frozen", "routewarden_validations_total",
-	"routewarden_warming_up", "routewarden_routes",
+	"routewarden_warming_up", "routewarden_routes", "routewarden_rtr_update_held",
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -26,7 +26,8 @@ func checkCanI(t *testing.T, env *testkube.Env) {
 	var qs []q
 	for _, r := range []string{"nodes", "ciliumnodes.cilium.io", "ciliumpodippools.cilium.io",
 		"ciliumloadbalancerippools.cilium.io", "configmaps/cilium-config", "services", "endpointslices.discovery.k8s.io",
-		"ciliumbgpadvertisements.cilium.io", "ciliumbgppeerconfigs.cilium.io", "ciliumbgppeeringpolicies.cilium.io"} {
+		"ciliumbgpadvertisements.cilium.io", "ciliumbgppeerconfigs.cilium.io", "ciliumbgppeeringpolicies.cilium.io",
+		"ciliumbgpclusterconfigs.cilium.io", "ciliumbgpnodeconfigoverrides.cilium.io"} {
 		ns := ""
 		if strings.HasPrefix(r, "configmaps") {
 			ns = "kube-system"
@@ -38,7 +39,7 @@ func checkCanI(t *testing.T, env *testkube.Env) {
 			qs = append(qs, q{v, r, ns, false})
 		}
 	}
-	for _, r := range []string{"pods", "endpoints", "deployments.apps", "ciliumbgpclusterconfigs.cilium.io"} {
+	for _, r := range []string{"pods", "endpoints", "deployments.apps", "ciliumbgpnodeconfigs.cilium.io"} {
 		for _, v := range []string{"get", "list", "create", "delete"} {
 			qs = append(qs, q{v, r, "", false})
 		}
@@ -97,7 +98,8 @@ func checkCanI(t *testing.T, env *testkube.Env) {
 // vipRules are what the VIP rules read, cluster-wide: Services, their EndpointSlices and Cilium's BGP objects.
 var vipRules = map[string]string{"services []": "[get list watch]", "endpointslices.discovery.k8s.io []": "[get list watch]",
 	"ciliumbgpadvertisements.cilium.io []": "[get list watch]", "ciliumbgppeerconfigs.cilium.io []": "[get list watch]",
-	"ciliumbgppeeringpolicies.cilium.io []": "[get list watch]"}
+	"ciliumbgppeeringpolicies.cilium.io []": "[get list watch]", "ciliumbgpclusterconfigs.cilium.io []": "[get list watch]",
+	"ciliumbgpnodeconfigoverrides.cilium.io []": "[get list watch]"}
 
 // checkCanIList: the complete list of what the ServiceAccount may do, in kube-system and cluster-wide, is the
 // chart's rules plus Kubernetes' defaults for every authenticated user (self reviews, discovery).
@@ -194,6 +196,8 @@ func checkWithToken(t *testing.T, env *testkube.Env, kubeconfig string) {
 		"/apis/cilium.io/v2/ciliumbgpadvertisements",
 		"/apis/cilium.io/v2/ciliumbgppeerconfigs?watch=true&timeoutSeconds=1",
 		"/apis/cilium.io/v2alpha1/ciliumbgppeeringpolicies",
+		"/apis/cilium.io/v2/ciliumbgpclusterconfigs",
+		"/apis/cilium.io/v2/ciliumbgpnodeconfigoverrides?watch=true&timeoutSeconds=1",
 	} {
 		out, err := run("get", "--raw", path)
 		if err != nil {
@@ -218,7 +222,7 @@ func checkWithToken(t *testing.T, env *testkube.Env, kubeconfig string) {
 		"/api/v1/namespaces/kube-system/secrets",
 		"/api/v1/namespaces/routewarden/secrets/routewarden-bgp",
 		"/api/v1/pods",
-		"/apis/cilium.io/v2/ciliumbgpclusterconfigs",
+		"/apis/cilium.io/v2/ciliumbgpnodeconfigs",
 	} {
 		out, err := run("get", "--raw", path)
 		if err == nil || !strings.Contains(out, "Forbidden") {

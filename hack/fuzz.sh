@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 fuzztime=${FUZZTIME:-5s}
-for pkg in ./bgp/dump ./bgp/bmp ./bgp/wire ./kube ./config; do
+for pkg in ./bgp/dump ./bgp/bmp ./bgp/wire ./kube ./config ./rtr; do
 	for target in $(go test -list '^Fuzz' "$pkg" | grep '^Fuzz'); do
 		echo "fuzz: $pkg $target for $fuzztime" >&2
 		go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" "$pkg" >/dev/null

@@ -11,7 +11,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
-packages=(openssl ca-certificates prometheus-alertmanager prometheus frr bird2 chromium)
+packages=(openssl ca-certificates prometheus-alertmanager prometheus frr frr-rpki-rtrlib bird2 chromium)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -107,6 +107,7 @@ func (o *Objects) Cluster(opts ClusterOptions) (*validator.Cluster, error) {
 	if err := o.addServices(c); err != nil {
 		return nil, err
 	}
+	c.NodeASNs = o.nodeASNs()
 	return c, nil
 }
 

@@ -41,8 +41,10 @@ type Objects struct {
 	BGPPeerCfgs    []Sourced[BGPPeerConfig]
 	BGPAdverts     []Sourced[BGPAdvertisement]
 	BGPPeeringPols []Sourced[BGPPeeringPolicy]
-	Services       []Sourced[Service]
-	EndpointSlices []Sourced[EndpointSlice]
+	// BGPNodeOverrides are CiliumBGPNodeConfigOverrides (node_asn.go).
+	BGPNodeOverrides []Sourced[BGPNodeConfigOverride]
+	Services         []Sourced[Service]
+	EndpointSlices   []Sourced[EndpointSlice]
 	// ServicesRead says Services were given (even none of type LoadBalancer):
 	// only then can the VIP rules judge.
 	ServicesRead bool
@@ -155,6 +157,8 @@ func (o *Objects) decodeObject(file string, n *yaml.Node) error {
 		err = decodeInto(n, pos, &o.BGPAdverts, false)
 	case "CiliumBGPPeeringPolicy":
 		err = decodeInto(n, pos, &o.BGPPeeringPols, true)
+	case "CiliumBGPNodeConfigOverride":
+		err = decodeInto(n, pos, &o.BGPNodeOverrides, false)
 	case "Service":
 		o.ServicesRead = true
 		err = decodeInto(n, pos, &o.Services, false)

@@ -26,6 +26,15 @@ var (
 	bgpPeeringPolVersions = []schema.GroupVersionResource{
 		{Group: "cilium.io", Version: "v2alpha1", Resource: "ciliumbgppeeringpolicies"},
 	}
+	// The nodes' local ASNs (node_asn.go), which the RTR server's ROAs carry.
+	bgpClusterCfgVersions = []schema.GroupVersionResource{
+		{Group: "cilium.io", Version: "v2", Resource: "ciliumbgpclusterconfigs"},
+		{Group: "cilium.io", Version: "v2alpha1", Resource: "ciliumbgpclusterconfigs"},
+	}
+	bgpNodeOverrideVersions = []schema.GroupVersionResource{
+		{Group: "cilium.io", Version: "v2", Resource: "ciliumbgpnodeconfigoverrides"},
+		{Group: "cilium.io", Version: "v2alpha1", Resource: "ciliumbgpnodeconfigoverrides"},
+	}
 )
 
 // vipResources returns the Services, EndpointSlices and whichever of the BGP
@@ -34,7 +43,8 @@ var (
 // and without any, no Service's VIP is expected to be announced.
 func (i *Inventory) vipResources() []schema.GroupVersionResource {
 	gvrs := []schema.GroupVersionResource{gvrServices, gvrEndpointSlices}
-	for _, versions := range [][]schema.GroupVersionResource{bgpAdvertVersions, bgpPeerCfgVersions, bgpPeeringPolVersions} {
+	for _, versions := range [][]schema.GroupVersionResource{bgpAdvertVersions, bgpPeerCfgVersions, bgpPeeringPolVersions,
+		bgpClusterCfgVersions, bgpNodeOverrideVersions} {
 		if gvr, ok := i.newestServed(versions); ok {
 			gvrs = append(gvrs, gvr)
 		}

@@ -41,6 +41,11 @@ type Cluster struct {
 	// ServicesKnown says Services were read at all: the VIP rules judge only
 	// then (a cluster snapshot without Services says nothing about VIPs).
 	ServicesKnown bool
+	// NodeASNs are the local ASNs Cilium's BGP configuration gives each node
+	// (CiliumBGPClusterConfig, CiliumBGPNodeConfigOverride,
+	// CiliumBGPPeeringPolicy): the origin AS of its routes. The rules do not
+	// read it; the RTR server's ROAs (validator/roa) do.
+	NodeASNs map[string][]uint32
 }
 
 // Service is a Kubernetes Service of type LoadBalancer.

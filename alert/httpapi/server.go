@@ -1,6 +1,7 @@
 // Package httpapi serves routewarden's read-only HTTP endpoints: a status page
 // at /, /metrics, /healthz, /readyz and JSON under /api/v1 (findings,
-// transitions, routes, peers, nodes; described by /api/v1/openapi.json).
+// transitions, routes, peers, nodes, roas;
+// described by /api/v1/openapi.json).
 // Nothing it serves can change state, and no secret is ever part of a response.
 package httpapi
 
@@ -35,6 +36,8 @@ type Sources struct {
 	Transitions func() []continuous.Transition
 	// Links are the runbook and Alertmanager URLs findings link to.
 	Links Links
+	// RTR returns the RTR server's state (roas.go); nil, or returning nil, while it is off.
+	RTR func() any
 	// Ready says whether routewarden can be trusted yet, and why not.
 	Ready func() (bool, string)
 	// Now is the clock the answers are stamped with; nil means time.Now.
@@ -92,6 +95,7 @@ func (s *Server) Handler() http.Handler {
 			e.serve(w, q)
 		})
 	}
+	mux.HandleFunc("GET /api/v1/roas", s.roas)
 	return mux
 }
 

@@ -202,6 +202,23 @@ function reveal() {
   if (t && t.hidden) { $("q").value = ""; $("only").checked = false; applyFilters(); t.scrollIntoView(); }
 }
 
+// renderRTR shows the RTR server's set and routers; the section stays hidden while it is off (404).
+async function renderRTR(now) {
+  const res = await fetch("api/v1/roas", { cache: "no-store", headers: { Accept: "application/json" } }).catch(() => null);
+  $("rtr").hidden = !res || !res.ok;
+  if ($("rtr").hidden) return;
+  const r = await res.json(), tbody = $("rtr-clients").tBodies[0];
+  $("rtr-summary").textContent = [(r.ready ? r.count + " ROAs at serial " + r.serial : "no ROA set yet"),
+    "session " + r.sessionId, r.frozen && "frozen: " + r.frozen, r.held && "update held: " + r.held.reason,
+    (r.unresolved || []).length && r.unresolved.length + " allocations without an AS"].filter(Boolean).join(" · ");
+  if (!(r.clients || []).length) return empty(tbody, 5, "No router connected.");
+  tbody.replaceChildren(...r.clients.map((c) => el("tr", { "data-client": c.address },
+    el("th", { scope: "row" }, el("code", { text: c.address })), el("td", { text: c.version < 0 ? "—" : String(c.version) }),
+    ageCell(now, c.connected, "connected"),
+    el("td", { text: instant(c.lastQuery) === null ? "none yet" : (c.lastQueryType || "") + " query, " + age(now - instant(c.lastQuery)) + " ago" }),
+    el("td", { class: "num", text: String(c.serial) }))));
+}
+
 async function getJSON(path) {
   const res = await fetch(path, { cache: "no-store", headers: { Accept: "application/json" } });
   if (!res.ok) throw new Error(path + ": HTTP " + res.status + " " + (await res.text()).trim().slice(0, 200));
@@ -220,6 +237,7 @@ async function refresh() {
     renderPeers(peers, now);
     renderTransitions(ts.transitions, now);
     renderSummary(state, nodes, peers);
+    await renderRTR(now);
     applyFilters();
     if (first) reveal();
     $("updated").textContent = "Updated " + utc(now) + " · refreshes every " + REFRESH_MS / 1000 + "s";

@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/internal/accept"
 	"github.com/routewarden/routewarden/validator"
 )
 
@@ -92,53 +93,11 @@ func (s *Station) Run(ctx context.Context) error {
 		return err
 	}
 	s.log.Info().Str("listen", s.Addr()).Msg("BMP station listening")
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	stop := context.AfterFunc(ctx, func() { s.ln.Close() })
-	defer stop()
-	for {
-		conn, err := s.ln.Accept()
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			if errors.Is(err, net.ErrClosed) {
-				return fmt.Errorf("BMP station: accepting: %w", err)
-			}
-			// Out of file descriptors and the like: wait, don't give up.
-			s.log.Warn().Err(err).Msg("BMP station: accepting a session")
-			select {
-			case <-ctx.Done():
-				return nil
-			case <-time.After(100 * time.Millisecond):
-			}
-			continue
-		}
-		remote := addrOf(conn.RemoteAddr())
-		if !s.allowed(remote) {
+	return accept.Serve(ctx, s.ln, accept.Options{What: "BMP station", Allowed: s.cfg.AllowedSources,
+		Refused: func(router netip.Addr) {
 			s.metrics.refused.Inc()
-			s.log.Warn().Str("router", remote.String()).Msg("refusing a BMP session from outside the allowed sources")
-			conn.Close()
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s.serve(ctx, conn, remote)
-		}()
-	}
-}
-
-func (s *Station) allowed(a netip.Addr) bool {
-	if len(s.cfg.AllowedSources) == 0 {
-		return true
-	}
-	for _, p := range s.cfg.AllowedSources {
-		if p.Contains(a) {
-			return true
-		}
-	}
-	return false
+			s.log.Warn().Str("router", router.String()).Msg("refusing a BMP session from outside the allowed sources")
+		}}, s.log, s.serve)
 }
 
 // serve runs one session; its monitored peers are forgotten when it ends.
@@ -159,13 +118,4 @@ func (s *Station) serve(ctx context.Context, conn net.Conn, router netip.Addr) {
 		ev = log.Warn().Err(err)
 	}
 	ev.Str("sysName", sess.sysName).Msg("BMP session closed; its monitored peers' routes are dropped")
-}
-
-func addrOf(a net.Addr) netip.Addr {
-	if ta, ok := a.(*net.TCPAddr); ok {
-		ip, _ := netip.AddrFromSlice(ta.IP)
-		return ip.Unmap()
-	}
-	ap, _ := netip.ParseAddrPort(a.String())
-	return ap.Addr().Unmap()
 }

@@ -7,8 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/routewarden/routewarden/bgp/dump"
-	"github.com/routewarden/routewarden/config"
-	"github.com/routewarden/routewarden/kube"
 	"github.com/routewarden/routewarden/validator"
 	"github.com/routewarden/routewarden/validator/report"
 )
@@ -72,23 +70,12 @@ func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
 	if len(f.cluster) == 0 || len(f.routes) == 0 {
 		return usageErr("check needs at least one --cluster and one --routes file (see --help)")
 	}
-	cfg, problems, err := config.Load(f.configFile)
+	cfg, objs, cluster, err := readCluster(f.configFile, f.cluster, f.ipamMode)
 	if err != nil {
-		return usageErr("%v", err)
-	}
-	if len(problems) > 0 {
-		return usageErr("%v", problems)
-	}
-	objs, err := kube.ReadFiles(f.cluster)
-	if err != nil {
-		return usageErr("%v", err)
+		return err
 	}
 	if len(objs.Ignored) > 0 {
 		log.Info().Str("kinds", objs.IgnoredSummary()).Msg("ignored objects of kinds routewarden does not read")
-	}
-	cluster, err := objs.Cluster(clusterOptions(cfg, f.ipamMode))
-	if err != nil {
-		return usageErr("%v", err)
 	}
 	if cluster.IPAM.ModeSource == "default" {
 		log.Warn().Msg("no cilium-config ConfigMap and no --ipam-mode: assuming Cilium's default IPAM, cluster-pool")

@@ -44,6 +44,7 @@ type e2eOptions struct {
 	Alerting   string        // the body of the alerting section, indented; "" for none
 	Debounce   string        // validation.debounce; "" for its default
 	StopWithin time.Duration // how long run may take to stop once cancelled; 30s when 0
+	Extra      string        // appended to the config: sections of their own (rtr)
 }
 
 // e2e is a cluster, the ports routewarden listens on and, once started,
@@ -115,7 +116,7 @@ bgp:
 kubernetes: {kubeconfig: %s}
 validation: {%s}
 %shttp: {listen: "%s"}
-`, cmp.Or(o.Cluster, "e2e"), e.bgpPort, e.env.Kubeconfig, validation, alerting, e.httpAddr)
+%s`, cmp.Or(o.Cluster, "e2e"), e.bgpPort, e.env.Kubeconfig, validation, alerting, e.httpAddr, o.Extra)
 }
 
 // run writes the config and runs `routewarden run` in the test process until

@@ -15,6 +15,7 @@ import (
 	"github.com/routewarden/routewarden/bgp"
 	"github.com/routewarden/routewarden/bgp/bmp"
 	"github.com/routewarden/routewarden/config"
+	"github.com/routewarden/routewarden/rtr"
 	"github.com/routewarden/routewarden/validator"
 	"github.com/routewarden/routewarden/validator/continuous"
 )
@@ -35,6 +36,7 @@ type pipeline struct {
 	http       *httpapi.Server
 	reloader   *reloader    // nil without a config file
 	bmp        *bmp.Station // nil without bgp.bmp.listen
+	rtr        *rtr.Server  // nil unless rtr.enabled
 }
 
 // newPipeline builds every component, so that configuration errors surface
@@ -73,12 +75,20 @@ func newPipeline(cfg *config.Config, cluster clusterSource, extraSinks []alert.S
 		}
 		return httpapi.FindingURL(base, f)
 	})
+	if p.rtr, err = newRTR(cfg, cluster, log, reg); err != nil {
+		return nil, err
+	}
+	if p.rtr != nil {
+		observers = append(observers, rtrPoke{p.rtr})
+	}
 	vopts := cfg.ValidatorOptions()
 	p.loop = continuous.New(collector.Store(), cluster, collector, continuous.Options{Validator: vopts,
 		HoldDown: cfg.Validation.HoldDown, Debounce: cfg.Validation.Debounce, WarmupTimeout: cfg.Validation.WarmupTimeout,
 		DeferGC: true},
 		append([]continuous.Observer{metrics, publisher}, observers...)...)
-	p.http = httpapi.New(cfg.HTTP.Listen, apiSources(cfg, p.loop, collector, cluster, metrics), reg, log)
+	src := apiSources(cfg, p.loop, collector, cluster, metrics)
+	src.RTR = p.rtrStatus
+	p.http = httpapi.New(cfg.HTTP.Listen, src, reg, log)
 	if err := p.http.Listen(); err != nil {
 		return nil, err
 	}
@@ -118,6 +128,9 @@ func (p *pipeline) run(ctx context.Context) error {
 	}
 	if p.bmp != nil {
 		runs["bmp"] = p.bmp.Run
+	}
+	if p.rtr != nil {
+		runs["rtr"] = p.rtr.Run
 	}
 	for name, run := range runs {
 		g.Go(func() error {

@@ -17,7 +17,7 @@ import (
 // validation), neighbors and dynamic ranges (BGP, by diff: unaffected sessions
 // stay up). An invalid file is refused with every problem and the running
 // config stays; sections that need a restart (kubernetes, alerting, http, log,
-// bgp.bmp, cluster IPAM) are reported, not applied.
+// bgp.bmp, rtr, cluster IPAM) are reported, not applied.
 type reloader struct {
 	path    string
 	current *config.Config
@@ -69,6 +69,7 @@ func (r *reloader) reload(ctx context.Context) {
 	for name, pair := range map[string][2]any{
 		"kubernetes": {r.current.Kubernetes, next.Kubernetes}, "alerting": {r.current.Alerting, next.Alerting},
 		"http": {r.current.HTTP, next.HTTP}, "log": {r.current.Log, next.Log}, "bgp.bmp": {r.current.BGP.BMP, next.BGP.BMP},
+		"rtr": {r.current.RTR, next.RTR},
 		"cluster.ipamMode/podRanges": {[]any{r.current.Cluster.IPAMMode, r.current.Cluster.PodRanges},
 			[]any{next.Cluster.IPAMMode, next.Cluster.PodRanges}},
 	} {

@@ -29,6 +29,7 @@ theirs, CIDRs nobody announces, conflicts and leaks.
   routewarden run              the collector: a passive BGP peer validating live, alerting via Alertmanager
   routewarden check            audit a route dump against kubectl output, once
   routewarden validate-config  lint routewarden's config and Cilium's BGP objects
+  routewarden roas             print the ROAs the RTR server serves, from kubectl output
 
 Exit codes: 0 nothing at or above --fail-on, 1 findings, 2 bad usage or unreadable input.`,
 		SilenceUsage:  true,
@@ -40,7 +41,7 @@ Exit codes: 0 nothing at or above --fail-on, 1 findings, 2 bad usage or unreadab
 	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	root.PersistentFlags().StringVar(&g.logFormat, "log-format", "auto",
 		"log format: auto (console on a terminal, JSON otherwise), console, json")
-	root.AddCommand(newCheckCmd(g), newValidateConfigCmd(g), newRunCmd(g, reload), newDemoCmd(g))
+	root.AddCommand(newCheckCmd(g), newValidateConfigCmd(g), newRunCmd(g, reload), newDemoCmd(g), newROAsCmd(g))
 	return root
 }
 

@@ -58,6 +58,7 @@ routewarden.state: the config as routewarden reads it, and what the pod needs fo
   secrets:     Secret name -> list of keys to mount (under /etc/routewarden/secrets/<name>/<key>);
   bgpPort:     the BGP listen port;  httpPort: the port of config.http.listen;
   bmpPort:     the port of config.bgp.bmp.listen, 0 when the BMP station is off;
+  rtrPort:     the port of config.rtr.listen (default 8282), 0 unless config.rtr.enabled;
   routerIdFromPodIP: true when config.bgp.routerId is empty (ROUTEWARDEN_BGP_ROUTERID from status.podIP);
   netBindService: whether the container gets NET_BIND_SERVICE.
 It fails on plain secrets in values and on settings that cannot work.
@@ -143,6 +144,12 @@ It fails on plain secrets in values and on settings that cannot work.
 {{- $bmpPort = regexFind "[0-9]+$" $bmp }}
 {{- if not $bmpPort }}{{ fail (printf "config.bgp.bmp.listen: %q has no port" $bmp) }}{{ end }}
 {{- end }}
+{{- $rtr := $cfg.rtr | default dict }}
+{{- $rtrPort := 0 }}
+{{- if $rtr.enabled }}
+{{- $rtrPort = regexFind "[0-9]+$" ($rtr.listen | default ":8282") }}
+{{- if not $rtrPort }}{{ fail (printf "config.rtr.listen: %q has no port" $rtr.listen) }}{{ end }}
+{{- end }}
 {{- if and (gt (int $v.replicas) 1) (not $v.bgp.hostNetwork) }}
 {{- fail "replicas > 1 needs bgp.hostNetwork: true: behind one Service every BGP session reaches only one replica, so each replica would see part of the nodes and report the others' CIDRs as missing-route" }}
 {{- end }}
@@ -161,6 +168,7 @@ secrets:
 bgpPort: {{ $port }}
 httpPort: {{ $httpPort }}
 bmpPort: {{ $bmpPort }}
+rtrPort: {{ $rtrPort }}
 routerIdFromPodIP: {{ $routerIdFromPodIP }}
 netBindService: {{ $nbs }}
 {{- end }}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/routewarden/routewarden/config"
+	"github.com/routewarden/routewarden/kube"
+	"github.com/routewarden/routewarden/validator"
+	"github.com/routewarden/routewarden/validator/roa"
+)
+
+type roasFlags struct {
+	cluster              []string
+	ipamMode, configFile string
+	output               string
+}
+
+func newROAsCmd(g *globalFlags) *cobra.Command {
+	f := &roasFlags{}
+	cmd := &cobra.Command{
+		Use:   "roas --cluster FILE…",
+		Short: "Print the ROAs the RTR server would serve for a cluster snapshot",
+		Long: `roas reads the cluster (kubectl output, as check takes it: Nodes, CiliumNodes, pools, cilium-config,
+Services, EndpointSlices and Cilium's BGP objects, CiliumBGPClusterConfigs and CiliumBGPNodeConfigOverrides for
+the nodes' ASNs) and prints the ROA set routewarden run serves over RPKI-RTR when rtr.enabled is set:
+
+  each allocated pod CIDR    exact length, the AS of its node
+  each announced LB IP       /32 or /128, the AS of every node that may announce it
+  every pool and range       AS0 up to /32 or /128: anything unallocated inside validates Invalid
+
+-o slurm writes an RFC 8416 SLURM file (locally added assertions) for an RPKI relying party.`,
+		Example: `  kubectl get nodes,ciliumnodes,ciliumloadbalancerippools,ciliumbgpclusterconfigs,ciliumbgpnodeconfigoverrides -o json > cluster.json
+  kubectl get services,endpointslices,ciliumbgpadvertisements -A -o json > services.json
+  routewarden roas --cluster cluster.json --cluster services.json -o slurm > routewarden.slurm`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runROAs(cmd, g, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVar(&f.cluster, "cluster", nil, "kubectl -o json/yaml output (repeatable; - for stdin)")
+	fl.StringVar(&f.ipamMode, "ipam-mode", "", "Cilium IPAM mode, overriding cilium-config")
+	fl.StringVar(&f.configFile, "config", "", "routewarden config file (cluster ranges, rtr.nodeASN)")
+	fl.StringVarP(&f.output, "output", "o", "json", "output: json or slurm")
+	return cmd
+}
+
+func runROAs(cmd *cobra.Command, g *globalFlags, f *roasFlags) error {
+	log, err := g.logger(cmd.ErrOrStderr())
+	if err != nil {
+		return err
+	}
+	if f.output != "json" && f.output != "slurm" {
+		return usageErr("-o %q: expected json or slurm", f.output)
+	}
+	if len(f.cluster) == 0 {
+		return usageErr("roas needs at least one --cluster file (see --help)")
+	}
+	cfg, _, cluster, err := readCluster(f.configFile, f.cluster, f.ipamMode)
+	if err != nil {
+		return err
+	}
+	set := roa.Derive(cluster, roaOptions(cfg))
+	for _, u := range set.Unresolved {
+		log.Warn().Str("allocation", u).Msg("no ROA (set rtr.nodeASN or the node's localASN): it validates Invalid inside its pool")
+	}
+	write := roa.WriteJSON
+	if f.output == "slurm" {
+		write = roa.WriteSLURM
+	}
+	if err := write(cmd.OutOrStdout(), set); err != nil {
+		return fmt.Errorf("writing the ROAs: %w", err)
+	}
+	return nil
+}
+
+// roaOptions are what the config adds to the cluster's objects.
+func roaOptions(cfg *config.Config) roa.Options {
+	return roa.Options{AllowedRanges: cfg.ValidatorOptions().AllowedRanges, DefaultASN: cfg.RTR.NodeASN}
+}
+
+// readCluster loads the config file (none when empty) and the cluster files
+// (kubectl output) as check and roas take them; every error is a usage error.
+func readCluster(configFile string, files []string, ipamMode string) (*config.Config, *kube.Objects, *validator.Cluster, error) {
+	cfg, problems, err := config.Load(configFile)
+	if err != nil {
+		return nil, nil, nil, usageErr("%v", err)
+	}
+	if len(problems) > 0 {
+		return nil, nil, nil, usageErr("%v", problems)
+	}
+	objs, err := kube.ReadFiles(files)
+	if err != nil {
+		return nil, nil, nil, usageErr("%v", err)
+	}
+	cluster, err := objs.Cluster(clusterOptions(cfg, ipamMode))
+	if err != nil {
+		return nil, nil, nil, usageErr("%v", err)
+	}
+	return cfg, objs, cluster, nil
+}

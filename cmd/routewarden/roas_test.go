@@ -1,0 +1,44 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/routewarden/routewarden/internal/golden"
+)
+
+// TestROAsGolden: routewarden roas prints the lb-vips scenario's ROA set as
+// JSON and as an RFC 8416 SLURM file; bad usage exits 2.
+func TestROAsGolden(t *testing.T) {
+	scen := filepath.Join(scenarioDir, "lb-vips")
+	cfg := "../../testdata/roas/routewarden.yaml"
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		golden string // stdout's golden file, or what stderr contains
+	}{
+		{"json", []string{"--config", cfg, "--cluster", filepath.Join(scen, "cluster.json"),
+			"--cluster", filepath.Join(scen, "cilium-config.yaml")}, exitOK, "lb-vips.json"},
+		{"slurm", []string{"--config", cfg, "--cluster", filepath.Join(scen, "cluster.json"),
+			"--cluster", filepath.Join(scen, "cilium-config.yaml"), "-o", "slurm"}, exitOK, "lb-vips.slurm.json"},
+		{"unknown output", []string{"--cluster", filepath.Join(scen, "cluster.json"), "-o", "csv"}, exitUsage,
+			`-o "csv": expected json or slurm`},
+		{"no cluster", nil, exitUsage, "at least one --cluster"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, append([]string{"roas"}, tc.args...)...)
+			if code != tc.code {
+				t.Fatalf("exit code %d, want %d; stderr: %s", code, tc.code, stderr)
+			}
+			if code != exitOK {
+				if !strings.Contains(stderr, tc.golden) {
+					t.Errorf("stderr %q does not say %q", stderr, tc.golden)
+				}
+				return
+			}
+			golden.Assert(t, filepath.Join("../../testdata/roas", tc.golden), []byte(stdout))
+		})
+	}
+}

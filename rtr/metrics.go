@@ -1,0 +1,51 @@
+package rtr
+
+import (
+	"fmt"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// metrics are the server's; per-client series are labelled with the router's
+// address (rtr.allowedClients bounds how many there are).
+type metrics struct {
+	serial    prometheus.Gauge
+	roas      prometheus.Gauge
+	frozen    prometheus.Gauge
+	held      prometheus.Gauge
+	refused   prometheus.Counter
+	connected *prometheus.GaugeVec
+	queries   *prometheus.CounterVec
+	lastQuery *prometheus.GaugeVec
+	errors    *prometheus.CounterVec
+}
+
+func newMetrics(reg prometheus.Registerer) (*metrics, error) {
+	m := &metrics{
+		serial: prometheus.NewGauge(prometheus.GaugeOpts{Name: "routewarden_rtr_serial",
+			Help: "The serial of the ROA set the RTR server serves."}),
+		roas: prometheus.NewGauge(prometheus.GaugeOpts{Name: "routewarden_rtr_roas",
+			Help: "ROAs the RTR server serves."}),
+		frozen: prometheus.NewGauge(prometheus.GaugeOpts{Name: "routewarden_rtr_frozen",
+			Help: "1 while the ROA set is frozen because the cluster inventory is unavailable."}),
+		held: prometheus.NewGauge(prometheus.GaugeOpts{Name: "routewarden_rtr_update_held",
+			Help: "1 while a new ROA set is held because it would withdraw more than rtr.maxDropShare of the served ROAs."}),
+		refused: prometheus.NewCounter(prometheus.CounterOpts{Name: "routewarden_rtr_refused_total",
+			Help: "RTR connections refused: the client is outside rtr.allowedClients."}),
+		connected: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "routewarden_rtr_client_sessions",
+			Help: "RTR sessions open, per client."}, []string{"client"}),
+		queries: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_rtr_client_queries_total",
+			Help: "RTR queries answered, per client and kind (reset, serial)."}, []string{"client", "kind"}),
+		lastQuery: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "routewarden_rtr_client_last_query_timestamp_seconds",
+			Help: "When the client last queried (Unix time)."}, []string{"client"}),
+		errors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_rtr_client_error_reports_total",
+			Help: "RTR Error Reports per client, sent (a bad PDU from it) or received."}, []string{"client", "direction"}),
+	}
+	for _, c := range []prometheus.Collector{m.serial, m.roas, m.frozen, m.held, m.refused, m.connected, m.queries,
+		m.lastQuery, m.errors} {
+		if err := reg.Register(c); err != nil {
+			return nil, fmt.Errorf("registering RTR metrics: %w", err)
+		}
+	}
+	return m, nil
+}

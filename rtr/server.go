@@ -1,0 +1,181 @@
+package rtr
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/rs/zerolog"
+
+	"github.com/routewarden/routewarden/internal/accept"
+	"github.com/routewarden/routewarden/validator"
+	"github.com/routewarden/routewarden/validator/continuous"
+	"github.com/routewarden/routewarden/validator/roa"
+)
+
+// Source is the cluster's truth (the inventory).
+type Source interface {
+	Cluster(now time.Time) (*validator.Cluster, uint64, error)
+	InventoryStatus() continuous.InventoryStatus
+}
+
+// Config is the RTR server's (config: rtr).
+type Config struct {
+	// Listen is host:port (RTR's registered port is 323; 8282 is customary).
+	Listen string
+	// AllowedClients limits who may connect; empty allows everyone.
+	AllowedClients []netip.Prefix
+	// Refresh, Retry and Expire are the End of Data timers (version 1).
+	Refresh, Retry, Expire time.Duration
+	// MaxDropShare is the largest share (0–1) of the served ROAs one update
+	// may withdraw; a larger drop is held (HoldDrop).
+	MaxDropShare float64
+	// HoldDrop is how long a held drop must persist before it is served; 0
+	// holds it until the drop shrinks below MaxDropShare or a restart.
+	HoldDrop time.Duration
+	// ROA derives the set.
+	ROA roa.Options
+	// Poll is how often the inventory is checked for a new version (1s).
+	Poll time.Duration
+	// WriteTimeout ends a session whose router stops reading (30s).
+	WriteTimeout time.Duration
+}
+
+// Server is the RTR cache server.
+type Server struct {
+	cfg     Config
+	src     Source
+	log     zerolog.Logger
+	metrics *metrics
+	cache   cache
+	ln      net.Listener
+	poke    chan struct{}
+
+	mu       sync.Mutex
+	sessions map[*session]struct{}
+	upd      updateState
+}
+
+// New prepares a server; Listen binds it, Run serves.
+func New(cfg Config, src Source, log zerolog.Logger, reg prometheus.Registerer) (*Server, error) {
+	if cfg.Listen == "" {
+		return nil, errors.New("RTR server: no listen address")
+	}
+	if cfg.Poll == 0 {
+		cfg.Poll = time.Second
+	}
+	if cfg.WriteTimeout == 0 {
+		cfg.WriteTimeout = 30 * time.Second
+	}
+	s := &Server{cfg: cfg, src: src, log: log.With().Str("component", "rtr").Logger(),
+		sessions: map[*session]struct{}{}, poke: make(chan struct{}, 1)}
+	var id [2]byte
+	_, _ = rand.Read(id[:])
+	s.cache.session = binary.BigEndian.Uint16(id[:])
+	m, err := newMetrics(reg)
+	if err != nil {
+		return nil, err
+	}
+	s.metrics = m
+	return s, nil
+}
+
+// Listen binds the listener (Run calls it when it was not called before).
+func (s *Server) Listen() error {
+	if s.ln != nil {
+		return nil
+	}
+	ln, err := net.Listen("tcp", s.cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("RTR server: listening on %s: %w", s.cfg.Listen, err)
+	}
+	s.ln = ln
+	return nil
+}
+
+// Addr is the bound address ("" before Listen).
+func (s *Server) Addr() string {
+	if s.ln == nil {
+		return ""
+	}
+	return s.ln.Addr().String()
+}
+
+// Poke asks for the inventory to be checked now (after a validation).
+func (s *Server) Poke() {
+	select {
+	case s.poke <- struct{}{}:
+	default:
+	}
+}
+
+// Run serves routers and follows the inventory until ctx ends.
+func (s *Server) Run(ctx context.Context) error {
+	if err := s.Listen(); err != nil {
+		return err
+	}
+	s.log.Info().Str("listen", s.Addr()).Msg("RTR server listening")
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	wg.Go(func() { s.follow(ctx) })
+	return accept.Serve(ctx, s.ln, accept.Options{What: "RTR server", Allowed: s.cfg.AllowedClients,
+		Refused: func(client netip.Addr) {
+			s.metrics.refused.Inc()
+			s.log.Warn().Str("client", client.String()).Msg("refusing an RTR session from outside rtr.allowedClients")
+		}}, s.log, s.serve)
+}
+
+func (s *Server) serve(ctx context.Context, conn net.Conn, client netip.Addr) {
+	sess := newSession(s, conn, client)
+	s.mu.Lock()
+	s.sessions[sess] = struct{}{}
+	s.mu.Unlock()
+	s.metrics.connected.WithLabelValues(client.String()).Inc()
+	log := s.log.With().Str("client", conn.RemoteAddr().String()).Logger()
+	log.Info().Msg("RTR session opened")
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	err := sess.run(ctx)
+	stop()
+	conn.Close()
+	s.mu.Lock()
+	delete(s.sessions, sess)
+	s.mu.Unlock()
+	s.metrics.connected.WithLabelValues(client.String()).Dec()
+	ev := log.Info()
+	if err != nil && ctx.Err() == nil {
+		ev = log.Warn().Err(err)
+	}
+	ev.Msg("RTR session closed")
+}
+
+// notifyAll tells every session a new serial is out; never blocks.
+func (s *Server) notifyAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for sess := range s.sessions {
+		select {
+		case sess.notify <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// Clients lists the connected routers.
+func (s *Server) Clients() []ClientStatus {
+	s.mu.Lock()
+	out := make([]ClientStatus, 0, len(s.sessions))
+	for sess := range s.sessions {
+		out = append(out, sess.snapshot())
+	}
+	s.mu.Unlock()
+	slices.SortFunc(out, func(a, b ClientStatus) int { return a.Connected.Compare(b.Connected) })
+	return out
+}

@@ -1,0 +1,182 @@
+package rtr
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/netip"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/rs/zerolog"
+
+	"github.com/routewarden/routewarden/validator"
+	"github.com/routewarden/routewarden/validator/continuous"
+	"github.com/routewarden/routewarden/validator/roa"
+)
+
+// memSource is an in-memory inventory the tests change.
+type memSource struct {
+	mu        sync.Mutex
+	c         *validator.Cluster
+	version   uint64
+	available bool
+}
+
+func (m *memSource) Cluster(time.Time) (*validator.Cluster, uint64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.c, m.version, nil
+}
+
+func (m *memSource) InventoryStatus() continuous.InventoryStatus {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return continuous.InventoryStatus{Synced: true, Available: m.available, Reason: "test outage"}
+}
+
+// setNodes makes nodes 1..n (10.244.i.0/24) the cluster.
+func (m *memSource) setNodes(nodes ...int) {
+	c := &validator.Cluster{IPAM: validator.IPAM{Mode: validator.IPAMClusterPool,
+		PodRanges: []netip.Prefix{netip.MustParsePrefix("10.244.0.0/16")}}}
+	for _, i := range nodes {
+		name := "node" + itoa(uint32(i))
+		c.Nodes = append(c.Nodes, validator.Node{Name: name})
+		c.CiliumNodes = append(c.CiliumNodes, validator.CiliumNode{Name: name,
+			PodCIDRs: []netip.Prefix{netip.PrefixFrom(netip.AddrFrom4([4]byte{10, 244, byte(i), 0}), 24)}})
+	}
+	m.mu.Lock()
+	m.c, m.available = c, true
+	m.version++
+	m.mu.Unlock()
+}
+
+func (m *memSource) setAvailable(ok bool) {
+	m.mu.Lock()
+	m.available = ok
+	m.mu.Unlock()
+}
+
+// startServer runs a server on 127.0.0.1 over src until the test ends.
+func startServer(t *testing.T, src Source, cfg Config) *Server {
+	t.Helper()
+	cfg.Listen = "127.0.0.1:0"
+	cfg.Poll = 20 * time.Millisecond
+	cfg.Refresh, cfg.Retry, cfg.Expire = 60*time.Second, 30*time.Second, 600*time.Second
+	cfg.ROA.DefaultASN = 65010
+	s, err := New(cfg, src, zerolog.Nop(), prometheus.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+	return s
+}
+
+// client is a test router speaking RTR through the package's own codec.
+type client struct {
+	t    *testing.T
+	conn net.Conn
+	r    *Reader
+}
+
+func dial(t *testing.T, s *Server) *client {
+	t.Helper()
+	conn, err := net.Dial("tcp", s.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return &client{t: t, conn: conn, r: NewReader(conn)}
+}
+
+func (c *client) send(p PDU) {
+	c.t.Helper()
+	if _, err := c.conn.Write(p.Append(nil)); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// read returns the next PDU, failing after 5s.
+func (c *client) read() PDU {
+	c.t.Helper()
+	_ = c.conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+	p, err := c.r.Read()
+	if err != nil {
+		c.t.Fatalf("reading a PDU: %v", err)
+	}
+	return p
+}
+
+// response reads a Cache Response to End of Data: the prefixes and the End of Data.
+func (c *client) response() (withdrawn, announced []roa.ROA, eod PDU) {
+	c.t.Helper()
+	if p := c.read(); p.Type != TypeCacheResponse {
+		c.t.Fatalf("got PDU %+v, want a Cache Response", p)
+	}
+	for {
+		p := c.read()
+		switch p.Type {
+		case TypeIPv4Prefix, TypeIPv6Prefix:
+			r := roa.ROA{Prefix: p.Prefix, MaxLen: p.MaxLen, ASN: p.ASN}
+			if p.Flags&FlagAnnounce != 0 {
+				announced = append(announced, r)
+			} else {
+				withdrawn = append(withdrawn, r)
+			}
+		case TypeEndOfData:
+			return withdrawn, announced, p
+		default:
+			c.t.Fatalf("got PDU %+v inside a response", p)
+		}
+	}
+}
+
+// closed reports whether the server closed the connection (within 5s).
+func (c *client) closed() bool {
+	_ = c.conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+	for {
+		_, err := c.r.Read()
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			return false
+		}
+		if err != nil {
+			var de *DecodeError
+			if !errors.As(err, &de) {
+				return true
+			}
+		}
+	}
+}
+
+func roaStrings(rs []roa.ROA) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.Prefix.String()+" AS"+itoa(r.ASN))
+	}
+	return out
+}
+
+func itoa(n uint32) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
