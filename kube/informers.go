@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -28,6 +29,8 @@ func (i *Inventory) resources() ([]schema.GroupVersionResource, error) {
 		switch {
 		case found:
 			gvrs = append(gvrs, gvr)
+		case gvr == gvrCiliumNodes && err != nil && !apierrors.IsNotFound(err):
+			return nil, apiFailure("asking the API server for "+gvr.GroupVersion().String(), err)
 		case gvr == gvrCiliumNodes:
 			return nil, fmt.Errorf("the API server has no %s in %s: is Cilium installed in this cluster? (%v)",
 				gvr.Resource, gvr.GroupVersion(), err)

@@ -39,9 +39,12 @@ live (unaffected BGP sessions stay up); an invalid file is refused and the runni
 			if err != nil {
 				return err
 			}
-			cfg, problems, err := config.Load(f.configFile)
+			cfg, problems, err := config.Load(f.configFile, config.ForRun)
 			if err != nil {
 				return usageErr("%v", err)
+			}
+			if len(problems) > 0 && f.configFile == "" {
+				return usageErr("run was given no --config: the defaults and ROUTEWARDEN_* variables alone leave %v", problems)
 			}
 			if len(problems) > 0 {
 				return usageErr("%v", problems)
@@ -64,13 +67,16 @@ live (unaffected BGP sessions stay up); an invalid file is refused and the runni
 			}
 			p, err := newPipeline(cfg, inv, nil, log, reg)
 			if err != nil {
-				return usageErr("%v", err)
+				return runtimeErr(err)
 			}
 			if f.configFile != "" {
 				p.reloader = &reloader{path: f.configFile, current: cfg, p: p, log: log, signals: reload,
 					poll: 2 * time.Second}
 			}
-			return p.run(cmd.Context())
+			if err := p.run(cmd.Context()); err != nil {
+				return runtimeErr(err)
+			}
+			return nil
 		},
 	}
 	fl := cmd.Flags()

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/netip"
-	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -44,34 +44,39 @@ and, given Cilium objects (kubectl -o yaml/json output or manifests), cross-chec
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.configFile, "config", "", "routewarden config file")
-	fl.StringVar(&f.ipamMode, "ipam-mode", "", "Cilium IPAM mode, overriding cilium-config")
-	fl.StringVarP(&f.output, "output", "o", "text", "output: text or json")
-	fl.StringVar(&f.failOn, "fail-on", "warning", "exit 1 when a problem is at least: info, warning, critical")
+	fl.StringVar(&f.ipamMode, "ipam-mode", "", "Cilium IPAM mode, overriding cilium-config: "+
+		strings.Join(config.IPAMModes, ", "))
+	fl.StringVarP(&f.output, "output", "o", "text", "output: text, json, yaml")
+	fl.StringVar(&f.failOn, "fail-on", "warning", "exit 1 when a problem is at least: info, warning, critical, never")
 	return cmd
 }
 
 func runValidateConfig(cmd *cobra.Command, g *globalFlags, f *validateFlags, args []string) error {
-	if _, err := g.logger(cmd.ErrOrStderr()); err != nil {
-		return err
-	}
-	failOn, err := f.reportFlags.parse("text", "json")
-	if err != nil {
-		return err
-	}
+	var errs []error
+	g.checkLog(&errs)
+	thr := f.reportFlags.check(&errs, "text", "json", "yaml")
+	checkIPAMMode(&errs, f.ipamMode)
 	if f.configFile == "" && len(args) == 0 {
-		return usageErr("nothing to validate: give --config and/or Cilium object files (see --help)")
+		errs = append(errs, errors.New("nothing to validate: give --config and/or Cilium object files (see --help)"))
 	}
-	cfg, cfgProblems, err := config.Load(f.configFile)
+	if err := usageErrs(errs); err != nil {
+		return err
+	}
+	if _, err := g.oneShotLogger(cmd); err != nil {
+		return err
+	}
+	// The config file is run's: it is held to what run needs, with the same validation.
+	purpose := config.ForCheck
+	if f.configFile != "" {
+		purpose = config.ForRun
+	}
+	cfg, cfgProblems, err := config.Load(f.configFile, purpose)
 	if err != nil {
 		return usageErr("%v", err)
 	}
 	var problems []lint.Problem
 	for _, p := range cfgProblems {
-		where := p.File
-		if p.Line > 0 {
-			where += ":" + strconv.Itoa(p.Line)
-		}
-		problems = append(problems, lint.Problem{Severity: validator.SeverityCritical, Where: where, Field: p.Key,
+		problems = append(problems, lint.Problem{Severity: validator.SeverityCritical, Where: p.Where(), Field: p.Key,
 			Message: p.Message})
 	}
 	if cfg != nil && len(args) > 0 {
@@ -84,10 +89,12 @@ func runValidateConfig(cmd *cobra.Command, g *globalFlags, f *validateFlags, arg
 	if err := writeProblems(cmd.OutOrStdout(), f.output, problems); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
+	var worst validator.Severity
 	for _, p := range problems {
-		if p.Severity >= failOn {
-			return &exitError{code: exitFindings}
-		}
+		worst = max(worst, p.Severity)
+	}
+	if thr.trips(worst) {
+		return &exitError{code: exitFindings}
 	}
 	return nil
 }
@@ -138,13 +145,11 @@ func writeProblems(w io.Writer, format string, problems []lint.Problem) error {
 	for _, p := range problems {
 		counts[p.Severity.String()]++
 	}
-	if format == "json" {
+	if format != "text" {
 		if problems == nil {
 			problems = []lint.Problem{}
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"problems": problems, "summary": counts})
+		return writeStructured(w, format, map[string]any{"problems": problems, "summary": counts})
 	}
 	for _, p := range problems {
 		if _, err := fmt.Fprintln(w, p); err != nil {
