@@ -103,3 +103,11 @@ func TestForRun(t *testing.T) {
 		t.Errorf("good.yaml for run: %v", problems)
 	}
 }
+
+func TestEnvironmentList(t *testing.T) {
+	t.Setenv("ROUTEWARDEN_CLUSTER_POD_RANGES", "10.1.0.0/16,10.2.0.0/16")
+	cfg, problems, err := Load("testdata/good.yaml")
+	if err != nil || len(problems) > 0 || len(cfg.Cluster.PodRanges) != 2 {
+		t.Fatalf("err %v, problems %v, pod ranges %q", err, problems, cfg.Cluster.PodRanges)
+	}
+}

@@ -37,7 +37,7 @@ func ReadFile(path, format string) ([]validator.Route, string, error) {
 func ReadStream(name string, rd io.Reader, format string) ([]validator.Route, string, error) {
 	r, err := decompress(bufio.NewReaderSize(rd, 1<<20))
 	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", name, err)
+		return nil, "", fmt.Errorf("reading routes from %s: %w", name, err)
 	}
 	return Read(name, r, format)
 }
@@ -47,7 +47,7 @@ func ReadStream(name string, rd io.Reader, format string) ([]validator.Route, st
 func peek(r *bufio.Reader, n int) ([]byte, error) {
 	head, err := r.Peek(n)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return head, fmt.Errorf("reading routes: %w", err)
+		return head, err
 	}
 	return head, nil
 }
@@ -57,7 +57,7 @@ func Read(name string, r *bufio.Reader, format string) ([]validator.Route, strin
 	if format == "" || format == "auto" {
 		head, err := peek(r, 4096)
 		if err != nil {
-			return nil, "", fmt.Errorf("%s: %w", name, err)
+			return nil, "", fmt.Errorf("reading routes from %s: %w", name, err)
 		}
 		format = Detect(head)
 		if format == "" {
