@@ -2,6 +2,7 @@ package config
 
 import (
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -110,4 +111,31 @@ func TestEnvironmentList(t *testing.T) {
 	if err != nil || len(problems) > 0 || len(cfg.Cluster.PodRanges) != 2 {
 		t.Fatalf("err %v, problems %v, pod ranges %q", err, problems, cfg.Cluster.PodRanges)
 	}
+}
+
+// TestOneNamePerKey: the file's key (yaml tag), viper's (mapstructure tag) and
+// the variable all come from one name per field.
+func TestOneNamePerKey(t *testing.T) {
+	var walk func(rt reflect.Type, path string)
+	walk = func(rt reflect.Type, path string) {
+		for rt.Kind() == reflect.Pointer || rt.Kind() == reflect.Slice || rt.Kind() == reflect.Map {
+			rt = rt.Elem()
+		}
+		if rt.Kind() != reflect.Struct || rt.PkgPath() != reflect.TypeOf(Config{}).PkgPath() {
+			return
+		}
+		for i := 0; i < rt.NumField(); i++ {
+			f := rt.Field(i)
+			y, m := f.Tag.Get("yaml"), f.Tag.Get("mapstructure")
+			if f.Anonymous {
+				if y != ",inline" || m != ",squash" {
+					t.Errorf("%s.%s: embedded with yaml %q, mapstructure %q", path, f.Name, y, m)
+				}
+			} else if y == "" || y != m {
+				t.Errorf("%s.%s: yaml %q and mapstructure %q differ", path, f.Name, y, m)
+			}
+			walk(f.Type, path+"."+f.Name)
+		}
+	}
+	walk(reflect.TypeOf(Config{}), "Config")
 }

@@ -8,30 +8,12 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/routewarden/routewarden/internal/logbuf"
 	"github.com/routewarden/routewarden/internal/wait"
 )
-
-// syncBuffer is a strings.Builder the demo writes while the test reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestDemoKeepShowsTheHealthyEnd: with 9479 taken, demo --keep serves on a free
 // port it prints, and what it keeps is the story's healthy end: the three
@@ -41,7 +23,7 @@ func TestDemoKeepShowsTheHealthyEnd(t *testing.T) {
 		defer l.Close()
 	}
 	ctx, cancel := context.WithCancel(t.Context())
-	var stdout, stderr syncBuffer
+	var stdout, stderr logbuf.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- execute(ctx, []string{"demo", "--pause", "200ms", "--keep"}, strings.NewReader(""), &stdout, &stderr)

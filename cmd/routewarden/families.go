@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"net/netip"
 	"slices"
 	"strings"
@@ -72,7 +73,7 @@ func (s *routeSet) covered(flag map[string]bool) (map[string]bool, error) {
 	for _, fam := range familyNames {
 		if name := s.families[fam]; name != "" && !flag[fam] {
 			return nil, fmt.Errorf("--families %s, but %s holds %s routes: add %s to --families",
-				strings.Join(sortedKeys(flag), ","), name, label(fam), fam)
+				strings.Join(slices.Sorted(maps.Keys(flag)), ","), name, label(fam), fam)
 		}
 	}
 	return flag, nil
@@ -104,7 +105,7 @@ func scopeToFamilies(res validator.Result, covered map[string]bool, formats []st
 			}
 		}
 	}
-	want := sortedKeys(covered)
+	want := slices.Sorted(maps.Keys(covered))
 	for _, fam := range familyNames {
 		if dropped[fam] > 0 && !covered[fam] {
 			want = append(want, fam)
@@ -144,12 +145,3 @@ func dumpCommands(fam string, formats []string) string {
 }
 
 func label(fam string) string { return strings.Replace(fam, "ipv", "IPv", 1) }
-
-func sortedKeys(m map[string]bool) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}

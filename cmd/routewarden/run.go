@@ -44,7 +44,8 @@ live (unaffected BGP sessions stay up); an invalid file is refused and the runni
 				return usageErr("%v", err)
 			}
 			if len(problems) > 0 && f.configFile == "" {
-				return usageErr("run was given no --config: the defaults and ROUTEWARDEN_* variables alone leave %v", problems)
+				return usageErr("run was given no --config, so only the defaults and ROUTEWARDEN_* variables were read; "+
+					"they leave %v", problems)
 			}
 			if len(problems) > 0 {
 				return usageErr("%v", problems)
