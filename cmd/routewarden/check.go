@@ -142,6 +142,11 @@ func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
 			Stringer("took", time.Since(start).Round(time.Millisecond)).Msg("read routes")
 		set.add(path, format, rs)
 	}
+	if len(set.routes) == 0 && fams == nil {
+		return usageErr("the route dumps (%s) hold no route at all: nothing to check. If the router really "+
+			"receives none, say which families it should hold (--families ipv4,ipv6) and every CIDR is missing",
+			strings.Join(f.routes, ", "))
+	}
 	covered, err := set.covered(fams)
 	if err != nil {
 		return usageErr("%v", err)

@@ -96,6 +96,18 @@ func TestEmptyRouteFileMeansEverythingIsMissing(t *testing.T) {
 	}
 }
 
+// TestEmptyRouteFileWithoutFamiliesIsAnError: a dump with no route at all
+// (a failed ssh, an empty redirect) checks nothing: exit 2 saying so.
+func TestEmptyRouteFileWithoutFamiliesIsAnError(t *testing.T) {
+	empty := filepath.Join(t.TempDir(), "empty.json")
+	os.WriteFile(empty, nil, 0o600)
+	args := append([]string{"check", "--routes", empty}, clusterArgs(filepath.Join(scenarioDir, "kubenet-migration"))...)
+	code, stdout, stderr := runCLI(t, args...)
+	if code != exitUsage || stdout != "" || !strings.Contains(stderr, "hold no route at all") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
 func TestFailOn(t *testing.T) {
 	dir := filepath.Join(scenarioDir, "kubernetes-ipam-drift") // one warning only
 	args := append([]string{"check"}, clusterArgs(dir)...)

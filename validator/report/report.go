@@ -43,7 +43,7 @@ func Explain(w io.Writer, r Report) error {
 	fmt.Fprintf(b, "Checked %d routes (%d prefixes) against %d nodes and %d CiliumNodes; IPAM %s (%s).\n",
 		s.Routes, s.Prefixes, s.Nodes, s.CiliumNodes, s.IPAMMode, s.IPAMModeSource)
 	if len(res.Findings) == 0 {
-		b.WriteString("\nNo findings: every route matches the cluster's allocations.\n")
+		b.WriteString("\n" + noFindings(r.Notes) + "\n")
 		writeNotes(b, r.Notes)
 		_, err := io.WriteString(w, b.String())
 		return err

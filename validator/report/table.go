@@ -42,7 +42,7 @@ func table(w io.Writer, r Report, width int, wide bool) error {
 		writeRows(b, rows, width)
 		b.WriteString("\n")
 	}
-	b.WriteString(summaryLine(r.Summary) + "\n")
+	b.WriteString(summaryLine(r.Summary, r.Notes) + "\n")
 	for _, n := range r.Notes {
 		b.WriteString("Note: " + n + "\n")
 	}
@@ -85,11 +85,11 @@ func cut(s string, n int) string {
 }
 
 // summaryLine says what was checked and found, in two lines.
-func summaryLine(s validator.Summary) string {
+func summaryLine(s validator.Summary, notes []string) string {
 	checked := fmt.Sprintf("Checked %d routes (%d prefixes) against %d nodes and %d CiliumNodes; IPAM %s (%s).",
 		s.Routes, s.Prefixes, s.Nodes, s.CiliumNodes, s.IPAMMode, s.IPAMModeSource)
 	if s.Findings == 0 {
-		return checked + "\nNo findings: every route matches the cluster's allocations."
+		return checked + "\n" + noFindings(notes)
 	}
 	return fmt.Sprintf("%s\n%d finding(s): %s. -o explain says why and what to do.", checked, s.Findings,
 		counts(s.BySeverity))
@@ -107,4 +107,12 @@ func addr(a netip.Addr) string {
 		return ""
 	}
 	return a.String()
+}
+
+// noFindings says there is no finding, and whether the notes limit what was checked.
+func noFindings(notes []string) string {
+	if len(notes) > 0 {
+		return "No findings in what was checked (see the notes)."
+	}
+	return "No findings: every route matches the cluster's allocations."
 }
