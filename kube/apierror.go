@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"syscall"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -39,6 +40,9 @@ func apiFailure(what string, err error) error {
 		cause = "the API server did not answer in time"
 	default:
 		return fmt.Errorf("%s: %w", what, err)
+	}
+	if strings.TrimSpace(err.Error()) == "" { // a Status without a message: the cause says it all
+		return fmt.Errorf("%s: %s%.0w", what, cause, err)
 	}
 	return fmt.Errorf("%s: %s: %w", what, cause, err)
 }
