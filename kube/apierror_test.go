@@ -15,7 +15,9 @@ import (
 )
 
 func TestAPIFailureNamesTheCause(t *testing.T) {
-	get := func(err error) error { return &url.Error{Op: "Get", URL: "https://api:6443/apis/cilium.io/v2", Err: err} }
+	get := func(err error) error {
+		return &url.Error{Op: "Get", URL: "https://api:6443/apis/cilium.io/v2", Err: err}
+	}
 	gr := schema.GroupResource{Group: "cilium.io", Resource: "ciliumnodes"}
 	cases := []struct {
 		name string
