@@ -28,7 +28,9 @@ HTTP (http.listen, default :9479): / (the status page: nodes, peers and findings
 /metrics, /healthz, /readyz, /api/v1/findings, /api/v1/routes, /api/v1/peers, /api/v1/nodes.
 BMP (bgp.bmp.listen, off by default): a BMP station for ToR routers and Cilium nodes (RFC 7854).
 
-Every configuration problem is reported before anything starts (exit 2). On SIGHUP, or when the file's
+Every configuration problem is reported before anything starts (exit 2), the same ones validate-config
+reports; a failure while running (the Kubernetes API refusing, unreachable, untrusted or forbidding, a port
+in use) is exit 3 with its cause named. On SIGHUP, or when the file's
 content changes, the config is re-read: rules, ranges, scope, hold-down, neighbors and dynamic ranges apply
 live (unaffected BGP sessions stay up); an invalid file is refused and the running config stays.`,
 		Example: `  routewarden run --config /etc/routewarden/routewarden.yaml

@@ -25,8 +25,9 @@ func newValidateConfigCmd(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "validate-config [--config FILE] [CILIUM-OBJECTS…]",
 		Short: "Check routewarden's config and Cilium's BGP objects before they bite",
-		Long: `validate-config checks routewarden's own config file (every problem at once, with file, line and key)
-and, given Cilium objects (kubectl -o yaml/json output or manifests), cross-checks them with it:
+		Long: `validate-config checks routewarden's own config file (every problem at once, with file, line and key,
+or the ROUTEWARDEN_* variable that set it) with the validation run applies, so a file it passes is one run
+starts with, and, given Cilium objects (kubectl -o yaml/json output or manifests), cross-checks them with it:
 
   - routewarden (bgp.peerAddress, bgp.asn) is a peer of every BGP instance, with a matching ASN
     (CiliumBGPClusterConfig v2/v2alpha1, CiliumBGPPeeringPolicy v2alpha1, legacy kube-system/bgp-config);
