@@ -75,8 +75,10 @@ func runDemo(cmd *cobra.Command, g *globalFlags, f *demoFlags) error {
 	cfg.BGP.DynamicNeighbors = []config.DynamicNeighborConfig{{Prefix: "127.0.1.0/24"}}
 	cfg.Validation.HoldDown, cfg.Validation.WarmupTimeout = 0, time.Second
 	cfg.HTTP.Listen = f.httpAddr
+	page := "status page"
 	if !cmd.Flags().Changed("http") && !free(f.httpAddr) {
 		cfg.HTTP.Listen = "127.0.0.1:0" // 9479 is taken (another routewarden?): any free port, printed below
+		page += "; " + f.httpAddr + " is taken, so a free port"
 	}
 	for _, u := range f.alertmanagers {
 		cfg.Alerting.Alertmanagers = append(cfg.Alerting.Alertmanagers, config.EndpointConfig{URL: u})
@@ -94,8 +96,8 @@ func runDemo(cmd *cobra.Command, g *globalFlags, f *demoFlags) error {
 	fmt.Fprintf(out, "routewarden demo: the incident of cilium/cilium#18852, replayed on 127.0.0.1\n"+
 		"  collector  BGP 127.0.0.1:%d, AS 65000; it never advertises a route\n"+
 		"  cluster    4 nodes in memory, IPAM cluster-pool 10.244.0.0/16\n"+
-		"  HTTP       http://%s/ (status page)  /api/v1/findings  /api/v1/routes  /api/v1/peers  /metrics\n",
-		port, p.http.Addr())
+		"  HTTP       http://%s/ (%s)  /api/v1/findings  /api/v1/routes  /api/v1/peers  /metrics\n",
+		port, p.http.Addr(), page)
 	ctx, cancel := context.WithCancel(cmd.Context())
 	defer cancel()
 	eg, ctx := errgroup.WithContext(ctx)

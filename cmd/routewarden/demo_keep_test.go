@@ -37,7 +37,7 @@ func TestDemoKeepShowsTheHealthyEnd(t *testing.T) {
 		return strings.Contains(stdout.String(), "Still running")
 	})
 	m := regexp.MustCompile(`HTTP +http://(127\.0\.0\.1:\d+)/`).FindStringSubmatch(stdout.String())
-	if m == nil || m[1] == defaultDemoHTTP {
+	if m == nil || m[1] == defaultDemoHTTP || !strings.Contains(stdout.String(), defaultDemoHTTP+" is taken, so a free port") {
 		t.Fatalf("no free port printed:\n%s", stdout.String())
 	}
 	get := func(path string, into any) {
