@@ -56,6 +56,13 @@ func Keys() []Key {
 	return out
 }
 
+// LegacyEnvName is the variable's name before words had underscores between
+// them (ROUTEWARDEN_BGP_LISTENPORT, ROUTEWARDEN_BGP_ROUTERID): still read, so
+// deployments that set it keep working, unless the new name is set too.
+func LegacyEnvName(path string) string {
+	return EnvPrefix + "_" + strings.ToUpper(strings.ReplaceAll(path, ".", "_"))
+}
+
 // EnvName is the variable of a key: bgp.listenPort is ROUTEWARDEN_BGP_LISTEN_PORT,
 // kubernetes.tombstoneTTL is ROUTEWARDEN_KUBERNETES_TOMBSTONE_TTL.
 func EnvName(path string) string {
@@ -159,23 +166,42 @@ func envProblems(keys []Key) (Problems, map[string]string) {
 		if k.FileOnly {
 			set[k.Path] = "" // bound, so that viper reads the map whole
 		}
-		if v, ok := os.LookupEnv(k.Env); ok {
-			if err := k.parseEnv(v); err != nil {
-				ps = append(ps, Problem{Env: k.Env, Key: k.Path, Message: err.Error()})
-				continue
-			}
-			set[k.Path] = k.Env
+		name, v, ok := k.lookup()
+		if !ok {
+			continue
 		}
+		legacy := LegacyEnvName(k.Path)
+		if lv, both := os.LookupEnv(legacy); both && name != legacy && lv != v {
+			ps = append(ps, Problem{Env: name, Key: k.Path,
+				Message: fmt.Sprintf("%q, but %s (its former name) says %q: unset one", v, legacy, lv)})
+			continue
+		}
+		if err := k.parseEnv(v); err != nil {
+			ps = append(ps, Problem{Env: name, Key: k.Path, Message: err.Error()})
+			continue
+		}
+		set[k.Path] = name
 	}
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if k, ok := byName[squash(name)]; ok && name != k.Env && strings.HasPrefix(name, EnvPrefix+"_") {
+		k, ok := byName[squash(name)]
+		if ok && name != k.Env && name != LegacyEnvName(k.Path) && strings.HasPrefix(name, EnvPrefix+"_") {
 			ps = append(ps, Problem{Env: name, Key: k.Path,
 				Message: fmt.Sprintf("not a routewarden variable: did you mean %s?", k.Env)})
 		}
 	}
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Env < ps[j].Env })
 	return ps, set
+}
+
+// lookup finds the key's variable: its name, else its former name.
+func (k Key) lookup() (name, value string, ok bool) {
+	for _, name := range []string{k.Env, LegacyEnvName(k.Path)} {
+		if v, ok := os.LookupEnv(name); ok {
+			return name, v, true
+		}
+	}
+	return "", "", false
 }
 
 func squash(s string) string { return strings.ReplaceAll(strings.ToUpper(s), "_", "") }

@@ -44,9 +44,14 @@ func TestEnvironmentProblems(t *testing.T) {
 	}{
 		{"listen port by its documented name", "testdata/good.yaml",
 			map[string]string{"ROUTEWARDEN_BGP_LISTEN_PORT": "1180"}, nil},
-		{"squashed name is not silently ignored", "testdata/good.yaml",
-			map[string]string{"ROUTEWARDEN_BGP_LISTENPORT": "1180"},
-			[]string{"environment ROUTEWARDEN_BGP_LISTENPORT: bgp.listenPort: not a routewarden variable: did you mean ROUTEWARDEN_BGP_LISTEN_PORT?"}},
+		{"the former name still works (deployed charts set it)", "testdata/good.yaml",
+			map[string]string{"ROUTEWARDEN_BGP_LISTENPORT": "1180"}, nil},
+		{"the two names disagreeing", "testdata/good.yaml",
+			map[string]string{"ROUTEWARDEN_BGP_LISTEN_PORT": "1180", "ROUTEWARDEN_BGP_LISTENPORT": "1181"},
+			[]string{`environment ROUTEWARDEN_BGP_LISTEN_PORT: bgp.listenPort: "1180", but ROUTEWARDEN_BGP_LISTENPORT (its former name) says "1181": unset one`}},
+		{"a near miss is not silently ignored", "testdata/good.yaml",
+			map[string]string{"ROUTEWARDEN_BGP_LISTEN_PORT_": "1180"},
+			[]string{"environment ROUTEWARDEN_BGP_LISTEN_PORT_: bgp.listenPort: not a routewarden variable: did you mean ROUTEWARDEN_BGP_LISTEN_PORT?"}},
 		{"not a number", "testdata/good.yaml", map[string]string{"ROUTEWARDEN_BGP_ASN": "abc"},
 			[]string{`environment ROUTEWARDEN_BGP_ASN: bgp.asn: found "abc", expected a whole number 1–4294967295 (an AS number)`}},
 		{"out of range", "testdata/good.yaml", map[string]string{"ROUTEWARDEN_BGP_ASN": "4294967296"},
@@ -73,7 +78,7 @@ func TestEnvironmentProblems(t *testing.T) {
 					t.Errorf("problem %q, want it to contain %q", problems[i], w)
 				}
 			}
-			if tc.want == nil && tc.env["ROUTEWARDEN_BGP_LISTEN_PORT"] != "" && cfg.BGP.ListenPort != 1180 {
+			if tc.want == nil && strings.Contains(tc.name, "name") && cfg.BGP.ListenPort != 1180 {
 				t.Errorf("listen port %d, want 1180 from the environment", cfg.BGP.ListenPort)
 			}
 		})

@@ -77,8 +77,8 @@ func Load(path string, purpose ...Purpose) (*Config, Problems, error) {
 	}
 	problems, fromEnv := envProblems(Keys())
 	for _, k := range Keys() {
-		if _, ok := fromEnv[k.Path]; ok {
-			_ = v.BindEnv(k.Path, k.Env)
+		if name, ok := fromEnv[k.Path]; ok {
+			_ = v.BindEnv(k.Path, cmp.Or(name, k.Env))
 		}
 	}
 	var lines yamlpos.Lines
