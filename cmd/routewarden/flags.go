@@ -44,12 +44,21 @@ func nearest(value string, valid []string) string {
 	return ""
 }
 
-// usageErrs joins every flag problem into one usage error (nil when none).
+// usageErrs joins every usage problem into one usage error (nil when none),
+// listed like configuration problems.
 func usageErrs(errs []error) error {
-	if err := errors.Join(errs...); err != nil {
-		return &exitError{code: exitUsage, err: err}
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return &exitError{code: exitUsage, err: errs[0]}
 	}
-	return nil
+	msgs := make([]string, len(errs))
+	for i, err := range errs {
+		msgs[i] = err.Error()
+	}
+	return &exitError{code: exitUsage, err: fmt.Errorf("%d usage problem(s):\n  %s", len(errs),
+		strings.Join(msgs, "\n  "))}
 }
 
 // reportFlags are the output flags the one-shot commands share.
