@@ -1,9 +1,12 @@
 # routewarden — see README.md. `make help` lists the targets.
 GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -s -w -X main.version=$(VERSION)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
+DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+# `routewarden version` prints these (and the Go and GoBGP versions from the binary's build info).
+LDFLAGS := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 
-.PHONY: help build test test-go lint bench bench-quick fixtures manifests vulncheck
+.PHONY: help build test test-go lint tidy bench bench-quick fixtures manifests vulncheck
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -17,9 +20,13 @@ test: ## install test dependencies (cached) and run every test — the README's 
 test-go: ## run the Go tests only, with what is already installed
 	$(GO) test ./...
 
-lint: ## gofmt and go vet
+lint: ## gofmt, go vet and go.mod tidiness
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
+	$(GO) mod tidy -diff
+
+tidy: ## go mod tidy
+	$(GO) mod tidy
 
 vulncheck: ## govulncheck on every package, binary and vulnerability database from the module proxy
 	hack/tools/govulncheck.sh

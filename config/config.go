@@ -6,7 +6,8 @@ package config
 import "time"
 
 // Config is routewarden's configuration. Keys are camelCase in the file; the
-// environment overrides them as ROUTEWARDEN_SECTION_KEY (e.g. ROUTEWARDEN_BGP_ASN).
+// environment overrides them as ROUTEWARDEN_ and the key's path in upper snake
+// case (ROUTEWARDEN_BGP_LISTEN_PORT; Keys lists them, env.go derives them).
 type Config struct {
 	Cluster    ClusterConfig         `mapstructure:"cluster" yaml:"cluster"`
 	Rules      map[string]RuleConfig `mapstructure:"rules" yaml:"rules"`

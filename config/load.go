@@ -18,24 +18,30 @@ import (
 	"github.com/routewarden/routewarden/internal/yamlpos"
 )
 
-// Problem is one thing wrong with the configuration.
+// Problem is one thing wrong with the configuration: in a file (File, Line)
+// or in an environment variable (Env); Key is the key either sets.
 type Problem struct {
 	File    string `json:"file"`
 	Line    int    `json:"line"`
+	Env     string `json:"env,omitempty"`
 	Key     string `json:"key"`
 	Message string `json:"message"`
 }
 
-func (p Problem) String() string {
-	loc := p.File
-	if p.Line > 0 {
-		loc += ":" + strconv.Itoa(p.Line)
+// Where is the problem's place: file:line, the variable, or the defaults.
+func (p Problem) Where() string {
+	switch {
+	case p.Env != "":
+		return "environment " + p.Env
+	case p.File != "" && p.Line > 0:
+		return p.File + ":" + strconv.Itoa(p.Line)
+	case p.File != "":
+		return p.File
 	}
-	if loc == "" {
-		loc = "(defaults and environment)"
-	}
-	return fmt.Sprintf("%s: %s: %s", loc, p.Key, p.Message)
+	return "(defaults)"
 }
+
+func (p Problem) String() string { return fmt.Sprintf("%s: %s: %s", p.Where(), p.Key, p.Message) }
 
 // Problems is every problem found; as an error it lists them all.
 type Problems []Problem
@@ -48,39 +54,52 @@ func (ps Problems) Error() string {
 	return fmt.Sprintf("%d configuration problem(s):\n  %s", len(ps), strings.Join(lines, "\n  "))
 }
 
-// EnvPrefix prefixes environment overrides: ROUTEWARDEN_BGP_ASN overrides bgp.asn.
-const EnvPrefix = "ROUTEWARDEN"
-
 var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
 
+// Purpose is what the configuration is loaded for: check and validate-config
+// without --config need no BGP side; run (and validate-config --config) do.
+type Purpose int
+
+// Purposes.
+const (
+	ForCheck Purpose = iota
+	ForRun
+)
+
 // Load reads the file at path (none when empty), applies defaults and
-// environment overrides, and validates the result. It returns the config and
-// every problem; err is set only when the file cannot be read at all.
-func Load(path string) (*Config, Problems, error) {
+// environment overrides (Keys), and validates the result for the purpose
+// (ForCheck when none is given). It returns the config and every problem; err
+// is set only when the file cannot be read at all.
+func Load(path string, purpose ...Purpose) (*Config, Problems, error) {
 	v := viper.New()
 	for _, m := range []map[string]any{defaults, rtrDefaults} {
 		for k, d := range m {
 			v.SetDefault(k, d)
 		}
 	}
-	v.SetEnvPrefix(EnvPrefix)
-	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
-	bindEnv(v, reflect.TypeOf(Config{}), "")
-	var problems Problems
+	problems, fromEnv := envProblems(Keys())
+	for _, k := range Keys() {
+		if name, ok := fromEnv[k.Path]; ok {
+			_ = v.BindEnv(k.Path, cmp.Or(name, k.Env))
+		}
+	}
 	var lines yamlpos.Lines
 	if path != "" {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return nil, nil, fmt.Errorf("reading config: %w", err)
 		}
-		var fatal bool
-		problems, lines, fatal = parseFile(path, data)
+		fileProblems, l, fatal := parseFile(path, data)
+		problems, lines = append(problems, fileProblems...), l
 		if fatal {
 			return nil, problems, nil
 		}
 		v.SetConfigType("yaml")
 		if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
-			return nil, append(problems, Problem{File: path, Key: "(file)", Message: err.Error()}), nil
+			if len(fileProblems) == 0 { // otherwise viper's error repeats one of them
+				problems = append(problems, Problem{File: path, Key: "(file)", Message: err.Error()})
+			}
+			return nil, problems, nil
 		}
 	}
 	// Keys whose values had the wrong type are reported once, by parseFile.
@@ -92,11 +111,13 @@ func Load(path string) (*Config, Problems, error) {
 	if err := v.Unmarshal(cfg); err != nil && len(problems) == 0 {
 		return nil, Problems{{File: path, Key: "(environment " + EnvPrefix + "_*)", Message: err.Error()}}, nil
 	}
-	for _, p := range cfg.Validate() {
+	for _, p := range cfg.ValidateFor(append(purpose, ForCheck)[0]) {
 		if badKeys[p.Key] {
 			continue
 		}
-		if path != "" && lines.Line(p.Key) > 0 {
+		if env := fromEnv[stripIndices(p.Key)]; env != "" {
+			p.Env = env
+		} else if path != "" {
 			p.File, p.Line = path, lines.Line(p.Key)
 		}
 		problems = append(problems, p)
@@ -129,6 +150,9 @@ func parseFile(path string, data []byte) (problems Problems, lines yamlpos.Lines
 		for _, e := range te.Errors {
 			p := yamlProblem(path, "(value)", e)
 			p.Key = lines.KeyAt(p.Line)
+			if m := typeMismatch.FindStringSubmatch(p.Message); m != nil {
+				p.Message = fmt.Sprintf("found %s %q, expected %s", yamlTypeNames[m[1]], m[2], expected(p.Key, m[3]))
+			}
 			problems = append(problems, p)
 		}
 	} else if err != nil {
@@ -145,50 +169,8 @@ func yamlProblem(path, key, msg string) Problem {
 		p.Line, _ = strconv.Atoi(m[1])
 		p.Message = m[2]
 	}
-	if m := typeMismatch.FindStringSubmatch(p.Message); m != nil {
-		p.Message = fmt.Sprintf("found %s %q, expected %s", yamlTypeNames[m[1]], m[2], goTypeNames(m[3]))
-	}
 	return p
 }
 
 var yamlTypeNames = map[string]string{"str": "the string", "int": "the number", "bool": "the boolean",
 	"float": "the number", "map": "a mapping", "seq": "a list", "null": "nothing"}
-
-func goTypeNames(t string) string {
-	switch {
-	case strings.HasPrefix(t, "uint") || strings.HasPrefix(t, "int"):
-		return "a whole number"
-	case t == "time.Duration":
-		return "a duration such as 90s"
-	case strings.HasPrefix(t, "[]"):
-		return "a list"
-	case strings.HasPrefix(t, "map"):
-		return "a mapping"
-	case t == "bool":
-		return "true or false"
-	}
-	return t
-}
-
-// bindEnv binds every scalar key so ROUTEWARDEN_* overrides work for keys the
-// file does not mention.
-func bindEnv(v *viper.Viper, t reflect.Type, prefix string) {
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		key := yamlpos.Join(prefix, f.Tag.Get("mapstructure"))
-		if f.Anonymous {
-			bindEnv(v, f.Type, prefix)
-			continue
-		}
-		switch f.Type.Kind() {
-		case reflect.Struct:
-			bindEnv(v, f.Type, key)
-		case reflect.Map, reflect.Slice:
-			if f.Type.Elem().Kind() == reflect.String {
-				_ = v.BindEnv(key)
-			}
-		default:
-			_ = v.BindEnv(key)
-		}
-	}
-}

@@ -14,18 +14,26 @@ import (
 	"github.com/routewarden/routewarden/validator"
 )
 
-var ipamModes = []string{"cluster-pool", "kubernetes", "multi-pool", "eni", "azure", "alibabacloud", "crd",
+// IPAMModes are the IPAM modes cluster.ipamMode and --ipam-mode accept.
+var IPAMModes = []string{"cluster-pool", "kubernetes", "multi-pool", "eni", "azure", "alibabacloud", "crd",
 	"delegated-plugin"}
 
-// Validate checks every value and returns every problem (without file or line;
-// Load adds them).
-func (c *Config) Validate() Problems {
+// Validate checks every value for check and returns every problem (without
+// file or line; Load adds them).
+func (c *Config) Validate() Problems { return c.ValidateFor(ForCheck) }
+
+// ValidateFor checks every value, and for run also what the collector cannot
+// start without, returning every problem.
+func (c *Config) ValidateFor(purpose Purpose) Problems {
 	var ps Problems
 	add := func(key, format string, args ...any) {
 		ps = append(ps, Problem{Key: key, Message: fmt.Sprintf(format, args...)})
 	}
-	if m := c.Cluster.IPAMMode; m != "" && !contains(ipamModes, m) {
-		add("cluster.ipamMode", "unknown IPAM mode %q (expected one of: %s)", m, strings.Join(ipamModes, ", "))
+	if purpose == ForRun {
+		c.BGP.validateForRun(add)
+	}
+	if m := c.Cluster.IPAMMode; m != "" && !contains(IPAMModes, m) {
+		add("cluster.ipamMode", "unknown IPAM mode %q (expected one of: %s)", m, strings.Join(IPAMModes, ", "))
 	}
 	checkCIDRs(add, "cluster.podRanges", c.Cluster.PodRanges)
 	checkCIDRs(add, "cluster.allowedRanges", c.Cluster.AllowedRanges)
@@ -55,7 +63,7 @@ func (c *Config) Validate() Problems {
 func (b *BGPConfig) validate(add func(key, format string, args ...any)) {
 	used := b.PeerAddress != "" || len(b.Neighbors) > 0 || len(b.DynamicNeighbors) > 0
 	if used && b.ASN == 0 {
-		add("bgp.asn", "required: routewarden's own AS number (the peerASN the nodes configure for it)")
+		add("bgp.asn", asnRequired)
 	}
 	if b.RouterID != "" {
 		if a, err := netip.ParseAddr(b.RouterID); err != nil || !a.Is4() {
@@ -91,6 +99,23 @@ func (b *BGPConfig) validate(add func(key, format string, args ...any)) {
 			add(key+".prefix", "%q is not a CIDR (expected e.g. 10.0.0.0/24)", d.Prefix)
 		}
 		checkPeer(add, key, d.PasswordFile, d.HoldTime)
+	}
+}
+
+const asnRequired = "required: routewarden's own AS number, 1–4294967295 (the peerASN the nodes configure for it)"
+
+// validateForRun reports what run cannot start without (the rest of bgp is
+// checked for every purpose).
+func (b *BGPConfig) validateForRun(add func(key, format string, args ...any)) {
+	if b.ASN == 0 && b.PeerAddress == "" && len(b.Neighbors) == 0 && len(b.DynamicNeighbors) == 0 {
+		add("bgp.asn", asnRequired)
+	}
+	if b.RouterID == "" {
+		add("bgp.routerId", "required: an IPv4 address identifying routewarden in BGP, e.g. 192.0.2.1")
+	}
+	if len(b.Neighbors) == 0 && len(b.DynamicNeighbors) == 0 {
+		add("bgp.dynamicNeighbors", "required, or bgp.neighbors: with neither, no node can open a session "+
+			"(e.g. dynamicNeighbors: [{prefix: 10.0.0.0/24}], the nodes' range)")
 	}
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # routewarden's test command (the README's, and CI's): installs what the tests
-# need (hack/test-deps.sh: idempotent, cached), checks formatting and vet, then
+# need (hack/test-deps.sh: idempotent, cached), checks formatting, vet and that
+# go.mod is tidy (go mod tidy -diff), then
 # runs every test. Extra arguments go to go test (e.g. -run Scenario).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -15,6 +16,10 @@ if [[ -n $unformatted ]]; then
 	exit 1
 fi
 go vet ./...
+if ! go mod tidy -diff; then
+	echo "go.mod or go.sum is not tidy: run go mod tidy (make tidy)" >&2
+	exit 1
+fi
 hack/tools/govulncheck.sh # database from the module proxy; fails on a finding not in hack/tools/govulncheck/explained.txt
 go test -count=1 "$@" ./...
 hack/fuzz.sh

@@ -2,11 +2,13 @@ package kube
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
 
 	"gopkg.in/yaml.v3"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -22,6 +24,9 @@ import (
 func (i *Inventory) resources() ([]schema.GroupVersionResource, error) {
 	gvrs := append([]schema.GroupVersionResource{gvrNodes, gvrConfigMaps}, i.vipResources()...)
 	if _, err := i.served(gvrCiliumNodes); err != nil {
+		if !errors.Is(err, errNotServed) && !apierrors.IsNotFound(err) {
+			return nil, apiFailure("asking the API server for "+gvrCiliumNodes.GroupVersion().String(), err)
+		}
 		return nil, fmt.Errorf("the API server has no %s in %s: is Cilium installed in this cluster? (%v)",
 			gvrCiliumNodes.Resource, gvrCiliumNodes.GroupVersion(), err)
 	}
@@ -45,6 +50,9 @@ func (i *Inventory) resources() ([]schema.GroupVersionResource, error) {
 	return append(gvrs, pools...), nil
 }
 
+// errNotServed: discovery answered, and the group version lists no such resource.
+var errNotServed = errors.New("not served")
+
 // newestServed returns the first of versions (one resource, newest version
 // first) that the API server serves.
 func (i *Inventory) newestServed(versions []schema.GroupVersionResource) (schema.GroupVersionResource, bool) {
@@ -64,7 +72,7 @@ func (i *Inventory) served(gvr schema.GroupVersionResource) (bool, error) {
 		return false, err
 	}
 	if !slices.ContainsFunc(list.APIResources, func(r metav1.APIResource) bool { return r.Name == gvr.Resource }) {
-		return false, fmt.Errorf("%s lists no %s", gvr.GroupVersion(), gvr.Resource)
+		return false, fmt.Errorf("%w: %s lists no %s", errNotServed, gvr.GroupVersion(), gvr.Resource)
 	}
 	return true, nil
 }

@@ -9,7 +9,9 @@ import (
 	"bytes"
 	"compress/bzip2"
 	"compress/gzip"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -27,17 +29,36 @@ func ReadFile(path, format string) ([]validator.Route, string, error) {
 		return nil, "", fmt.Errorf("reading routes: %w", err)
 	}
 	defer f.Close()
-	r, err := decompress(bufio.NewReaderSize(f, 1<<20))
+	return ReadStream(path, f, format)
+}
+
+// ReadStream reads a route dump from an open stream (a file, standard input),
+// unpacking gzip and bzip2; name is used in errors.
+func ReadStream(name string, rd io.Reader, format string) ([]validator.Route, string, error) {
+	r, err := decompress(bufio.NewReaderSize(rd, 1<<20))
 	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", path, err)
+		return nil, "", fmt.Errorf("reading routes from %s: %w", name, err)
 	}
-	return Read(path, r, format)
+	return Read(name, r, format)
+}
+
+// peek returns the first n bytes (fewer at the end of the input); an error
+// other than the end of the input (a directory, an I/O error) is returned.
+func peek(r *bufio.Reader, n int) ([]byte, error) {
+	head, err := r.Peek(n)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return head, err
+	}
+	return head, nil
 }
 
 // Read reads a route dump from r; name is used in errors.
 func Read(name string, r *bufio.Reader, format string) ([]validator.Route, string, error) {
 	if format == "" || format == "auto" {
-		head, _ := r.Peek(4096)
+		head, err := peek(r, 4096)
+		if err != nil {
+			return nil, "", fmt.Errorf("reading routes from %s: %w", name, err)
+		}
 		format = Detect(head)
 		if format == "" {
 			if len(bytes.TrimSpace(head)) == 0 {
@@ -96,7 +117,10 @@ func firstLine(b []byte) []byte {
 }
 
 func decompress(r *bufio.Reader) (*bufio.Reader, error) {
-	magic, _ := r.Peek(3)
+	magic, err := peek(r, 3)
+	if err != nil {
+		return nil, err
+	}
 	switch {
 	case bytes.HasPrefix(magic, []byte{0x1f, 0x8b}):
 		gz, err := gzip.NewReader(r)

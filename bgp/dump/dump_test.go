@@ -84,3 +84,23 @@ func TestGzipIsRead(t *testing.T) {
 		t.Fatalf("got %v %q %v", rs, f, err)
 	}
 }
+
+// TestUnreadableInputIsAnError: a directory (or any input that cannot be read)
+// is an error naming the OS's reason, never an empty dump.
+func TestUnreadableInputIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	for _, format := range []string{"auto", "gobgp", "frr", "bird", "mrt"} {
+		_, _, err := ReadFile(dir, format)
+		if err == nil || !strings.Contains(err.Error(), "is a directory") || !strings.Contains(err.Error(), dir) {
+			t.Errorf("%s: err %v, want the path and \"is a directory\"", format, err)
+		}
+	}
+}
+
+func TestReadStream(t *testing.T) {
+	data := `{"10.0.0.0/24":[{"nlri":{"prefix":"10.0.0.0/24"},"attrs":[{"type":3,"nexthop":"10.0.0.1"}]}]}`
+	rs, f, err := ReadStream("-", strings.NewReader(data), "auto")
+	if err != nil || f != "gobgp" || len(rs) != 1 {
+		t.Fatalf("got %v %q %v", rs, f, err)
+	}
+}

@@ -1,21 +1,28 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/routewarden/routewarden/bgp/dump"
+	"github.com/routewarden/routewarden/config"
 	"github.com/routewarden/routewarden/validator"
 	"github.com/routewarden/routewarden/validator/report"
 )
 
 type checkFlags struct {
-	cluster, routes                    []string
-	routesFormat, ipamMode, configFile string
+	cluster, routes                              []string
+	routesFormat, ipamMode, configFile, families string
 	reportFlags
 }
+
+// checkFormats are check's -o values.
+var checkFormats = []string{"table", "wide", "explain", "json", "yaml"}
 
 func newCheckCmd(g *globalFlags) *cobra.Command {
 	f := &checkFlags{}
@@ -35,7 +42,13 @@ Route formats (detected from the content with --routes-format auto):
   mrt    MRT TABLE_DUMP_V2 files (RFC 6396) from gobgpd, BIRD, FRR or route collectors
 
 Rules: stale-route, foreign-cidr, unallocated-cidr, out-of-range, missing-route, podcidr-drift,
-duplicate-origin, and, when Services are given, stale-vip, missing-vip, vip-without-endpoints, vip-wrong-node. A route belongs to the node owning its next hop (else its peer address, else its router ID).`,
+duplicate-origin, and, when Services are given, stale-vip, missing-vip, vip-without-endpoints, vip-wrong-node. A route belongs to the node owning its next hop (else its peer address, else its router ID).
+
+Families: a dump covers the families it holds a route of (or those --families names). A family the cluster
+allocates but no dump covers is not checked for missing routes; a note says so once, with the command that
+dumps it. Output: -o table (one line per finding, sized to the terminal: $COLUMNS, else the terminal's
+width, else 120), wide (every field, whole messages), explain (grouped by node, with why and what to do),
+json, yaml. Nothing is logged on success unless -v.`,
 		Example: `  kubectl get nodes,ciliumnodes,ciliumpodippools,ciliumloadbalancerippools -o json > cluster.json
   kubectl -n kube-system get configmap cilium-config -o yaml > cilium-config.yaml
   kubectl get services,endpointslices,ciliumbgpadvertisements -A -o json > services.json   # VIP rules
@@ -43,32 +56,56 @@ duplicate-origin, and, when Services are given, stale-vip, missing-vip, vip-with
   routewarden check --cluster cluster.json --cluster cilium-config.yaml --routes routes.json
 
   # JSON for scripts, fail only on critical findings
-  routewarden check --cluster cluster.json --routes rib.mrt -o json --fail-on critical`,
+  routewarden check --cluster cluster.json --routes rib.mrt -o json --fail-on critical
+
+  # why each finding matters and what to do; the dump from standard input
+  ssh tor1 "vtysh -c 'show bgp ipv4 unicast json'" | routewarden check --cluster cluster.json --routes - -o explain`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runCheck(cmd, g, f) },
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.cluster, "cluster", nil, "kubectl -o json/yaml output (repeatable; - for stdin)")
-	fl.StringArrayVar(&f.routes, "routes", nil, "route dump (repeatable)")
-	fl.StringVar(&f.routesFormat, "routes-format", "auto", "route dump format: auto, gobgp, frr, bird, mrt")
-	fl.StringVar(&f.ipamMode, "ipam-mode", "", "Cilium IPAM mode, overriding cilium-config (cluster-pool, kubernetes, multi-pool, eni, …)")
+	fl.StringArrayVar(&f.routes, "routes", nil, "route dump (repeatable; - for stdin)")
+	fl.StringVar(&f.routesFormat, "routes-format", "auto", "route dump format: auto, "+strings.Join(dump.Formats, ", "))
+	fl.StringVar(&f.ipamMode, "ipam-mode", "", "Cilium IPAM mode, overriding cilium-config: "+
+		strings.Join(config.IPAMModes, ", "))
+	fl.StringVar(&f.families, "families", "", "families the route dumps cover, e.g. ipv4,ipv6 (default: those they hold)")
 	fl.StringVar(&f.configFile, "config", "", "routewarden config file (rules, ranges)")
-	fl.StringVarP(&f.output, "output", "o", "table", "output: table or json")
-	fl.StringVar(&f.failOn, "fail-on", "warning", "exit 1 when a finding is at least: info, warning, critical")
+	fl.StringVarP(&f.output, "output", "o", "table", "output: "+strings.Join(checkFormats, ", "))
+	fl.StringVar(&f.failOn, "fail-on", "warning", "exit 1 when a finding is at least: info, warning, critical, never")
 	return cmd
 }
 
-func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
-	log, err := g.logger(cmd.ErrOrStderr())
-	if err != nil {
-		return err
+// flags checks every flag value at once.
+func (f *checkFlags) check(g *globalFlags) (threshold, map[string]bool, error) {
+	var errs []error
+	g.checkLog(&errs)
+	thr := f.reportFlags.check(&errs, checkFormats...)
+	if err := choice("--routes-format", f.routesFormat, append([]string{"auto"}, dump.Formats...)); err != nil {
+		errs = append(errs, err)
 	}
-	failOn, err := f.reportFlags.parse("table", "json")
+	checkIPAMMode(&errs, f.ipamMode)
+	fams, err := parseFamilies(f.families)
 	if err != nil {
-		return err
+		errs = append(errs, err)
 	}
 	if len(f.cluster) == 0 || len(f.routes) == 0 {
-		return usageErr("check needs at least one --cluster and one --routes file (see --help)")
+		errs = append(errs, errors.New("check needs at least one --cluster and one --routes file (see --help)"))
+	}
+	if stdin := slices.Concat(f.cluster, f.routes); len(stdin)-len(slices.DeleteFunc(stdin, isStdin)) > 1 {
+		errs = append(errs, errors.New("standard input (-) can be read once: give the other inputs as files"))
+	}
+	return thr, fams, usageErrs(errs)
+}
+
+func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
+	thr, fams, err := f.check(g)
+	if err != nil {
+		return err
+	}
+	log, err := g.oneShotLogger(cmd)
+	if err != nil {
+		return err
 	}
 	cfg, objs, cluster, err := readCluster(f.configFile, f.cluster, f.ipamMode)
 	if err != nil {
@@ -77,33 +114,67 @@ func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
 	if len(objs.Ignored) > 0 {
 		log.Info().Str("kinds", objs.IgnoredSummary()).Msg("ignored objects of kinds routewarden does not read")
 	}
+	var rep report.Report
 	if cluster.IPAM.ModeSource == "default" {
-		log.Warn().Msg("no cilium-config ConfigMap and no --ipam-mode: assuming Cilium's default IPAM, cluster-pool")
+		rep.Notes = append(rep.Notes, "no cilium-config ConfigMap and no --ipam-mode: assumed Cilium's default "+
+			"IPAM, cluster-pool (add `kubectl -n kube-system get configmap cilium-config -o yaml` as a --cluster file).")
 	}
-	var routes []validator.Route
+	var set routeSet
 	for _, path := range f.routes {
 		start := time.Now()
-		rs, format, err := dump.ReadFile(path, f.routesFormat)
+		rs, format, err := readRoutes(cmd, path, f.routesFormat)
 		if err != nil {
 			return usageErr("%v", err)
 		}
 		log.Info().Str("file", path).Str("format", format).Int("routes", len(rs)).
 			Stringer("took", time.Since(start).Round(time.Millisecond)).Msg("read routes")
-		routes = append(routes, rs...)
+		set.add(path, format, rs)
+	}
+	if len(set.routes) == 0 && fams == nil {
+		return usageErr("the route dumps (%s) hold no route at all: nothing to check. If the router really "+
+			"receives none, say which families it should hold (--families ipv4,ipv6) and every CIDR is missing",
+			strings.Join(f.routes, ", "))
+	}
+	covered, err := set.covered(fams)
+	if err != nil {
+		return usageErr("%v", err)
 	}
 	opts := cfg.ValidatorOptions()
 	opts.Now = time.Now()
-	res := validator.Validate(cluster, routes, opts)
-	if f.output == "json" {
-		err = report.JSON(cmd.OutOrStdout(), res)
-	} else {
-		err = report.Table(cmd.OutOrStdout(), res)
-	}
-	if err != nil {
+	var notes []string
+	rep.Result, notes = scopeToFamilies(validator.Validate(cluster, set.routes, opts), covered, set.formats)
+	rep.Notes = append(rep.Notes, notes...)
+	if err := writeReport(cmd, f.output, rep); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
-	if validator.Worst(res.Findings) >= failOn {
+	if thr.trips(validator.Worst(rep.Findings)) {
 		return &exitError{code: exitFindings}
 	}
 	return nil
+}
+
+func isStdin(path string) bool { return path == "-" }
+
+// readRoutes reads one --routes argument: a file, or standard input for -.
+func readRoutes(cmd *cobra.Command, path, format string) ([]validator.Route, string, error) {
+	if path == "-" {
+		return dump.ReadStream("(standard input)", cmd.InOrStdin(), format)
+	}
+	return dump.ReadFile(path, format)
+}
+
+func writeReport(cmd *cobra.Command, format string, rep report.Report) error {
+	w := cmd.OutOrStdout()
+	switch format {
+	case "json", "yaml":
+		if rep.Findings == nil {
+			rep.Findings = []validator.Finding{}
+		}
+		return writeStructured(w, format, rep)
+	case "wide":
+		return report.Wide(w, rep)
+	case "explain":
+		return report.Explain(w, rep)
+	}
+	return report.Table(w, rep, terminalWidth(w))
 }

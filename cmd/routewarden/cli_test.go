@@ -65,14 +65,14 @@ func TestBadUsage(t *testing.T) {
 		{"missing cluster file", []string{"check", "--cluster", "nope.json", "--routes", garbage}, "nope.json"},
 		{"bad routes", []string{"check", "--cluster", filepath.Join(scen, "cluster.json"), "--routes", garbage},
 			"garbage.json:3: JSON path $.nlri: found number"},
-		{"bad output", []string{"check", "--cluster", "x", "--routes", "y", "-o", "xml"}, `-o "xml": expected table or json`},
+		{"bad output", []string{"check", "--cluster", "x", "--routes", "y", "-o", "xml"}, `-o "xml": expected one of table, wide, explain, json, yaml`},
 		{"bad fail-on", []string{"check", "--cluster", "x", "--routes", "y", "--fail-on", "major"}, "--fail-on"},
 		{"bad config", []string{"check", "--cluster", filepath.Join(scen, "cluster.json"), "--routes", garbage,
 			"--config", "../../config/testdata/bad.yaml"}, "bad.yaml:10: bgp.asn: found the string"},
 		{"nothing to validate", []string{"validate-config"}, "nothing to validate"},
 		{"run with a bad config", []string{"run", "--config", "../../config/testdata/bad.yaml"},
 			"bad.yaml:10: bgp.asn: found the string"},
-		{"run without peers", []string{"run", "--config", noPeers}, "no neighbors and no dynamic ranges"},
+		{"run without peers", []string{"run", "--config", noPeers}, "nopeers.yaml:1: bgp.dynamicNeighbors: required, or bgp.neighbors"},
 		{"run without a cluster", []string{"run", "--config", noCluster}, `kubeconfig "/nonexistent/kubeconfig"`},
 	}
 	for _, tc := range cases {
@@ -85,16 +85,28 @@ func TestBadUsage(t *testing.T) {
 	}
 }
 
-// TestEmptyRouteFileMeansEverythingIsMissing: an empty dump is a finding-worthy
-// situation, not an error.
+// TestEmptyRouteFileMeansEverythingIsMissing: an empty dump said to cover IPv4
+// is a finding-worthy situation, not an error.
 func TestEmptyRouteFileMeansEverythingIsMissing(t *testing.T) {
 	empty := filepath.Join(t.TempDir(), "empty.json")
 	os.WriteFile(empty, nil, 0o600)
 	dir := filepath.Join(scenarioDir, "kubenet-migration")
-	args := append([]string{"check", "-o", "json", "--routes", empty}, clusterArgs(dir)...)
+	args := append([]string{"check", "-o", "json", "--families", "ipv4", "--routes", empty}, clusterArgs(dir)...)
 	code, stdout, _ := runCLI(t, args...)
 	if code != exitFindings || strings.Count(stdout, `"rule": "missing-route"`) != 3 {
 		t.Errorf("exit %d; want 3 missing-route findings (one per Cilium node):\n%s", code, stdout)
+	}
+}
+
+// TestEmptyRouteFileWithoutFamiliesIsAnError: a dump with no route at all
+// (a failed ssh, an empty redirect) checks nothing: exit 2 saying so.
+func TestEmptyRouteFileWithoutFamiliesIsAnError(t *testing.T) {
+	empty := filepath.Join(t.TempDir(), "empty.json")
+	os.WriteFile(empty, nil, 0o600)
+	args := append([]string{"check", "--routes", empty}, clusterArgs(filepath.Join(scenarioDir, "kubenet-migration"))...)
+	code, stdout, stderr := runCLI(t, args...)
+	if code != exitUsage || stdout != "" || !strings.Contains(stderr, "hold no route at all") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
 

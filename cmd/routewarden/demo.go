@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -11,6 +12,8 @@ import (
 	"github.com/routewarden/routewarden/config"
 	"github.com/routewarden/routewarden/internal/demo"
 )
+
+const defaultDemoHTTP = "127.0.0.1:9479"
 
 type demoFlags struct {
 	alertmanagers []string
@@ -41,7 +44,7 @@ while it runs. --alertmanager sends the alerts to a real Alertmanager too.`,
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.alertmanagers, "alertmanager", nil, "Alertmanager URL to send the alerts to (repeatable)")
-	fl.StringVar(&f.httpAddr, "http", "127.0.0.1:9479", "address of the HTTP endpoints")
+	fl.StringVar(&f.httpAddr, "http", defaultDemoHTTP, "address of the HTTP endpoints (the default falls back to a free port when taken)")
 	fl.IntVar(&f.bgpPort, "bgp-port", 0, "BGP port of the collector on 127.0.0.1 (0: a free one)")
 	fl.DurationVar(&f.pause, "pause", 3*time.Second, "time to look at the findings between steps")
 	fl.BoolVar(&f.keep, "keep", false, "keep running (and serving HTTP) after the story ends, until Ctrl-C")
@@ -72,6 +75,11 @@ func runDemo(cmd *cobra.Command, g *globalFlags, f *demoFlags) error {
 	cfg.BGP.DynamicNeighbors = []config.DynamicNeighborConfig{{Prefix: "127.0.1.0/24"}}
 	cfg.Validation.HoldDown, cfg.Validation.WarmupTimeout = 0, time.Second
 	cfg.HTTP.Listen = f.httpAddr
+	page := "status page"
+	if !cmd.Flags().Changed("http") && !free(f.httpAddr) {
+		cfg.HTTP.Listen = "127.0.0.1:0" // 9479 is taken (another routewarden?): any free port, printed below
+		page += "; " + f.httpAddr + " is taken, so a free port"
+	}
 	for _, u := range f.alertmanagers {
 		cfg.Alerting.Alertmanagers = append(cfg.Alerting.Alertmanagers, config.EndpointConfig{URL: u})
 	}
@@ -83,13 +91,13 @@ func runDemo(cmd *cobra.Command, g *globalFlags, f *demoFlags) error {
 	start := time.Now()
 	p, err := newPipeline(cfg, cluster, nil, log, newRegistry(), &demo.Printer{Out: out, Start: start})
 	if err != nil {
-		return usageErr("%v", err)
+		return runtimeErr(err)
 	}
 	fmt.Fprintf(out, "routewarden demo: the incident of cilium/cilium#18852, replayed on 127.0.0.1\n"+
 		"  collector  BGP 127.0.0.1:%d, AS 65000; it never advertises a route\n"+
 		"  cluster    4 nodes in memory, IPAM cluster-pool 10.244.0.0/16\n"+
-		"  HTTP       http://%s/ (status page)  /api/v1/findings  /api/v1/routes  /api/v1/peers  /metrics\n",
-		port, p.http.Addr())
+		"  HTTP       http://%s/ (%s)  /api/v1/findings  /api/v1/routes  /api/v1/peers  /metrics\n",
+		port, p.http.Addr(), page)
 	ctx, cancel := context.WithCancel(cmd.Context())
 	defer cancel()
 	eg, ctx := errgroup.WithContext(ctx)
@@ -108,18 +116,31 @@ func runDemo(cmd *cobra.Command, g *globalFlags, f *demoFlags) error {
 				}
 				return !st.WarmingUp && (len(st.Findings) > 0) == want
 			}}
+		if f.keep {
+			script.Hold = func(ctx context.Context) {
+				fmt.Fprintf(out, "Still running: the speakers keep announcing the healthy routes and "+
+					"http://%s/ shows them; Ctrl-C ends the demo.\n", p.http.Addr())
+				<-ctx.Done()
+			}
+		}
 		if err := script.Run(ctx); err != nil {
 			return err
-		}
-		if f.keep {
-			fmt.Fprintln(out, "Still serving HTTP; Ctrl-C ends the demo.")
-			<-ctx.Done()
 		}
 		cancel()
 		return nil
 	})
 	if err := eg.Wait(); err != nil && ctx.Err() == nil {
-		return err
+		return runtimeErr(err)
 	}
 	return nil
+}
+
+// free reports whether addr can be listened on now.
+func free(addr string) bool {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return false
+	}
+	l.Close()
+	return true
 }

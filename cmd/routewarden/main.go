@@ -14,11 +14,12 @@ import (
 
 func main() { os.Exit(run()) }
 
-// Exit codes shared by every subcommand.
+// Exit codes shared by every subcommand (root's help and the README list them).
 const (
 	exitOK       = 0
 	exitFindings = 1
-	exitUsage    = 2
+	exitUsage    = 2 // bad usage or unreadable input: a flag, file, line or key is named
+	exitRuntime  = 3 // a failure while running: the Kubernetes API, a port, a peer; the cause is named
 )
 
 // exitError carries an exit code through cobra.
@@ -38,6 +39,9 @@ func (e *exitError) Unwrap() error { return e.err }
 func usageErr(format string, args ...any) error {
 	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
 }
+
+// runtimeErr is a failure of the environment, not of the command line.
+func runtimeErr(err error) error { return &exitError{code: exitRuntime, err: err} }
 
 func run() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

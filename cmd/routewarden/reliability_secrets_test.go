@@ -25,7 +25,7 @@ import (
 //     response (/, /healthz, /readyz, /metrics, /api/v1/*), or in
 //     validate-config's output, text or JSON;
 //   - a TCP MD5 password is read from its file even where the kernel cannot
-//     use it (run refuses with exit 2, a reload is refused; where the kernel
+//     use it (run refuses with exit 3, a reload is refused; where the kernel
 //     can, they are applied): the refusal never shows the password.
 //
 // Secrets come only from files (README, Configuration), never from the
@@ -63,8 +63,8 @@ func TestReliabilitySecretsAndTLS(t *testing.T) {
 		"json")
 	select {
 	case err := <-exited:
-		if code := md5Run.ProcessState.ExitCode(); code != exitUsage || !strings.Contains(out.String(), "TCP MD5") {
-			t.Errorf("run with a TCP MD5 password exited %d (%v), want 2 saying why:\n%s", code, err, out)
+		if code := md5Run.ProcessState.ExitCode(); code != exitRuntime || !strings.Contains(out.String(), "TCP MD5") {
+			t.Errorf("run with a TCP MD5 password exited %d (%v), want 3 saying why:\n%s", code, err, out)
 		}
 	case <-time.After(15 * time.Second): // This kernel signs TCP: the neighbor is configured.
 		_ = md5Run.Process.Signal(syscall.SIGTERM)

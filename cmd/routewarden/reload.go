@@ -49,7 +49,7 @@ func (r *reloader) Run(ctx context.Context) error {
 }
 
 func (r *reloader) reload(ctx context.Context) {
-	next, problems, err := config.Load(r.path)
+	next, problems, err := config.Load(r.path, config.ForRun)
 	if err == nil && len(problems) > 0 {
 		err = problems
 	}

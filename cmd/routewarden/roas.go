@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -10,6 +12,9 @@ import (
 	"github.com/routewarden/routewarden/validator"
 	"github.com/routewarden/routewarden/validator/roa"
 )
+
+// roasFormats are roas' -o values.
+var roasFormats = []string{"json", "slurm"}
 
 type roasFlags struct {
 	cluster              []string
@@ -41,20 +46,26 @@ the nodes' ASNs) and prints the ROA set routewarden run serves over RPKI-RTR whe
 	fl.StringArrayVar(&f.cluster, "cluster", nil, "kubectl -o json/yaml output (repeatable; - for stdin)")
 	fl.StringVar(&f.ipamMode, "ipam-mode", "", "Cilium IPAM mode, overriding cilium-config")
 	fl.StringVar(&f.configFile, "config", "", "routewarden config file (cluster ranges, rtr.nodeASN)")
-	fl.StringVarP(&f.output, "output", "o", "json", "output: json or slurm")
+	fl.StringVarP(&f.output, "output", "o", "json", "output: "+strings.Join(roasFormats, ", "))
 	return cmd
 }
 
 func runROAs(cmd *cobra.Command, g *globalFlags, f *roasFlags) error {
-	log, err := g.logger(cmd.ErrOrStderr())
-	if err != nil {
+	var errs []error
+	g.checkLog(&errs)
+	if err := choice("-o", f.output, roasFormats); err != nil {
+		errs = append(errs, err)
+	}
+	checkIPAMMode(&errs, f.ipamMode)
+	if len(f.cluster) == 0 {
+		errs = append(errs, errors.New("roas needs at least one --cluster file (see --help)"))
+	}
+	if err := usageErrs(errs); err != nil {
 		return err
 	}
-	if f.output != "json" && f.output != "slurm" {
-		return usageErr("-o %q: expected json or slurm", f.output)
-	}
-	if len(f.cluster) == 0 {
-		return usageErr("roas needs at least one --cluster file (see --help)")
+	log, err := g.oneShotLogger(cmd)
+	if err != nil {
+		return err
 	}
 	cfg, _, cluster, err := readCluster(f.configFile, f.cluster, f.ipamMode)
 	if err != nil {

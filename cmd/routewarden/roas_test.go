@@ -24,7 +24,7 @@ func TestROAsGolden(t *testing.T) {
 		{"slurm", []string{"--config", cfg, "--cluster", filepath.Join(scen, "cluster.json"),
 			"--cluster", filepath.Join(scen, "cilium-config.yaml"), "-o", "slurm"}, exitOK, "lb-vips.slurm.json"},
 		{"unknown output", []string{"--cluster", filepath.Join(scen, "cluster.json"), "-o", "csv"}, exitUsage,
-			`-o "csv": expected json or slurm`},
+			`-o "csv": expected one of json, slurm`},
 		{"no cluster", nil, exitUsage, "at least one --cluster"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

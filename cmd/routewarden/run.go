@@ -28,7 +28,9 @@ HTTP (http.listen, default :9479): / (the status page: nodes, peers and findings
 /metrics, /healthz, /readyz, /api/v1/findings, /api/v1/routes, /api/v1/peers, /api/v1/nodes.
 BMP (bgp.bmp.listen, off by default): a BMP station for ToR routers and Cilium nodes (RFC 7854).
 
-Every configuration problem is reported before anything starts (exit 2). On SIGHUP, or when the file's
+Every configuration problem is reported before anything starts (exit 2), the same ones validate-config
+reports; a failure while running (the Kubernetes API refusing, unreachable, untrusted or forbidding, a port
+in use) is exit 3 with its cause named. On SIGHUP, or when the file's
 content changes, the config is re-read: rules, ranges, scope, hold-down, neighbors and dynamic ranges apply
 live (unaffected BGP sessions stay up); an invalid file is refused and the running config stays.`,
 		Example: `  routewarden run --config /etc/routewarden/routewarden.yaml
@@ -39,9 +41,13 @@ live (unaffected BGP sessions stay up); an invalid file is refused and the runni
 			if err != nil {
 				return err
 			}
-			cfg, problems, err := config.Load(f.configFile)
+			cfg, problems, err := config.Load(f.configFile, config.ForRun)
 			if err != nil {
 				return usageErr("%v", err)
+			}
+			if len(problems) > 0 && f.configFile == "" {
+				return usageErr("run was given no --config, so only the defaults and ROUTEWARDEN_* variables were read; "+
+					"they leave %v", problems)
 			}
 			if len(problems) > 0 {
 				return usageErr("%v", problems)
@@ -64,13 +70,16 @@ live (unaffected BGP sessions stay up); an invalid file is refused and the runni
 			}
 			p, err := newPipeline(cfg, inv, nil, log, reg)
 			if err != nil {
-				return usageErr("%v", err)
+				return runtimeErr(err)
 			}
 			if f.configFile != "" {
 				p.reloader = &reloader{path: f.configFile, current: cfg, p: p, log: log, signals: reload,
 					poll: 2 * time.Second}
 			}
-			return p.run(cmd.Context())
+			if err := p.run(cmd.Context()); err != nil {
+				return runtimeErr(err)
+			}
+			return nil
 		},
 	}
 	fl := cmd.Flags()

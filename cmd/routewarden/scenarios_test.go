@@ -113,21 +113,25 @@ func TestScenarios(t *testing.T) {
 	}
 }
 
-// TestCheckTableGolden pins the human output of every scenario.
+// TestCheckTableGolden pins the human outputs of every scenario: the
+// explanation (expected.txt) and the table at 100 columns (expected.table.txt).
 func TestCheckTableGolden(t *testing.T) {
+	t.Setenv("COLUMNS", "100")
 	dirs, _ := filepath.Glob(filepath.Join(scenarioDir, "*", "cluster.json"))
 	for _, c := range dirs {
 		dir := filepath.Dir(c)
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			args := append([]string{"check"}, clusterArgs(dir)...)
-			for _, f := range existing(dir, "routes.gobgp.json", "routes.gobgp-v6.json") {
-				args = append(args, "--routes", f)
+			for output, file := range map[string]string{"explain": "expected.txt", "table": "expected.table.txt"} {
+				args := append([]string{"check", "-o", output}, clusterArgs(dir)...)
+				for _, f := range existing(dir, "routes.gobgp.json", "routes.gobgp-v6.json") {
+					args = append(args, "--routes", f)
+				}
+				_, stdout, stderr := runCLI(t, args...)
+				if stderr != "" {
+					t.Errorf("unexpected log output: %s", stderr)
+				}
+				golden.Assert(t, filepath.Join(dir, file), []byte(stdout))
 			}
-			_, stdout, stderr := runCLI(t, args...)
-			if stderr != "" {
-				t.Errorf("unexpected log output: %s", stderr)
-			}
-			golden.Assert(t, filepath.Join(dir, "expected.txt"), []byte(stdout))
 		})
 	}
 }

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/netip"
-	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -25,8 +25,9 @@ func newValidateConfigCmd(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "validate-config [--config FILE] [CILIUM-OBJECTS…]",
 		Short: "Check routewarden's config and Cilium's BGP objects before they bite",
-		Long: `validate-config checks routewarden's own config file (every problem at once, with file, line and key)
-and, given Cilium objects (kubectl -o yaml/json output or manifests), cross-checks them with it:
+		Long: `validate-config checks routewarden's own config file (every problem at once, with file, line and key,
+or the ROUTEWARDEN_* variable that set it) with the validation run applies, so a file it passes is one run
+starts with, and, given Cilium objects (kubectl -o yaml/json output or manifests), cross-checks them with it:
 
   - routewarden (bgp.peerAddress, bgp.asn) is a peer of every BGP instance, with a matching ASN
     (CiliumBGPClusterConfig v2/v2alpha1, CiliumBGPPeeringPolicy v2alpha1, legacy kube-system/bgp-config);
@@ -44,34 +45,39 @@ and, given Cilium objects (kubectl -o yaml/json output or manifests), cross-chec
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.configFile, "config", "", "routewarden config file")
-	fl.StringVar(&f.ipamMode, "ipam-mode", "", "Cilium IPAM mode, overriding cilium-config")
-	fl.StringVarP(&f.output, "output", "o", "text", "output: text or json")
-	fl.StringVar(&f.failOn, "fail-on", "warning", "exit 1 when a problem is at least: info, warning, critical")
+	fl.StringVar(&f.ipamMode, "ipam-mode", "", "Cilium IPAM mode, overriding cilium-config: "+
+		strings.Join(config.IPAMModes, ", "))
+	fl.StringVarP(&f.output, "output", "o", "text", "output: text, json, yaml")
+	fl.StringVar(&f.failOn, "fail-on", "warning", "exit 1 when a problem is at least: info, warning, critical, never")
 	return cmd
 }
 
 func runValidateConfig(cmd *cobra.Command, g *globalFlags, f *validateFlags, args []string) error {
-	if _, err := g.logger(cmd.ErrOrStderr()); err != nil {
-		return err
-	}
-	failOn, err := f.reportFlags.parse("text", "json")
-	if err != nil {
-		return err
-	}
+	var errs []error
+	g.checkLog(&errs)
+	thr := f.reportFlags.check(&errs, "text", "json", "yaml")
+	checkIPAMMode(&errs, f.ipamMode)
 	if f.configFile == "" && len(args) == 0 {
-		return usageErr("nothing to validate: give --config and/or Cilium object files (see --help)")
+		errs = append(errs, errors.New("nothing to validate: give --config and/or Cilium object files (see --help)"))
 	}
-	cfg, cfgProblems, err := config.Load(f.configFile)
+	if err := usageErrs(errs); err != nil {
+		return err
+	}
+	if _, err := g.oneShotLogger(cmd); err != nil {
+		return err
+	}
+	// The config file is run's: it is held to what run needs, with the same validation.
+	purpose := config.ForCheck
+	if f.configFile != "" {
+		purpose = config.ForRun
+	}
+	cfg, cfgProblems, err := config.Load(f.configFile, purpose)
 	if err != nil {
 		return usageErr("%v", err)
 	}
 	var problems []lint.Problem
 	for _, p := range cfgProblems {
-		where := p.File
-		if p.Line > 0 {
-			where += ":" + strconv.Itoa(p.Line)
-		}
-		problems = append(problems, lint.Problem{Severity: validator.SeverityCritical, Where: where, Field: p.Key,
+		problems = append(problems, lint.Problem{Severity: validator.SeverityCritical, Where: p.Where(), Field: p.Key,
 			Message: p.Message})
 	}
 	if cfg != nil && len(args) > 0 {
@@ -84,10 +90,12 @@ func runValidateConfig(cmd *cobra.Command, g *globalFlags, f *validateFlags, arg
 	if err := writeProblems(cmd.OutOrStdout(), f.output, problems); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
+	var worst validator.Severity
 	for _, p := range problems {
-		if p.Severity >= failOn {
-			return &exitError{code: exitFindings}
-		}
+		worst = max(worst, p.Severity)
+	}
+	if thr.trips(worst) {
+		return &exitError{code: exitFindings}
 	}
 	return nil
 }
@@ -138,13 +146,11 @@ func writeProblems(w io.Writer, format string, problems []lint.Problem) error {
 	for _, p := range problems {
 		counts[p.Severity.String()]++
 	}
-	if format == "json" {
+	if format != "text" {
 		if problems == nil {
 			problems = []lint.Problem{}
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"problems": problems, "summary": counts})
+		return writeStructured(w, format, map[string]any{"problems": problems, "summary": counts})
 	}
 	for _, p := range problems {
 		if _, err := fmt.Fprintln(w, p); err != nil {

@@ -25,6 +25,9 @@ type Script struct {
 	// findings match what a step expects (some, or none).
 	Settled func(routes int, wantFindings bool) bool
 	Log     zerolog.Logger
+	// Hold, when set, runs after the story while the speakers still announce
+	// the healthy routes (demo --keep: the page shows the healthy end).
+	Hold func(ctx context.Context)
 }
 
 // Run plays the script; it returns when the story is told or ctx ends.
@@ -77,6 +80,9 @@ func (s *Script) Run(ctx context.Context) error {
 		return ctx.Err()
 	}
 	fmt.Fprintln(s.Out, "\nEvery finding resolved: the routes match the cluster again.")
+	if s.Hold != nil {
+		s.Hold(ctx)
+	}
 	return nil
 }
 

@@ -32,3 +32,7 @@ func Assert(t *testing.T, path string, got []byte) {
 		t.Errorf("output differs from %s (go test -update rewrites it)\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
 	}
 }
+
+// Updating reports whether the tests run with -update, for tests that keep
+// other files (such as the README's examples) in step with their golden files.
+func Updating() bool { return *update }

@@ -1,4 +1,5 @@
-// Package report renders validation results for people (an 80-column table
+// Package report renders validation results for people (a one-line-per-finding
+// table sized to the terminal, a wide table, and an 80-column explanation
 // grouped by node) and for programs (JSON). It writes to an io.Writer and
 // nothing else.
 package report
@@ -13,8 +14,15 @@ import (
 	"github.com/routewarden/routewarden/validator"
 )
 
-// Width is the table's line width.
+// Width is the explanation's line width.
 const Width = 80
+
+// Report is what check prints: the engine's result and notes about its input
+// (such as a family the route dumps do not cover), each said once.
+type Report struct {
+	validator.Result
+	Notes []string `json:"notes,omitempty"`
+}
 
 // JSON writes {"findings":[…],"summary":{…}}.
 func JSON(w io.Writer, res validator.Result) error {
@@ -26,14 +34,17 @@ func JSON(w io.Writer, res validator.Result) error {
 	return enc.Encode(res)
 }
 
-// Table writes findings grouped by node, worst first within a node.
-func Table(w io.Writer, res validator.Result) error {
+// Explain writes findings grouped by node, worst first within a node, each
+// with its message and hint wrapped at Width, then the notes.
+func Explain(w io.Writer, r Report) error {
+	res := r.Result
 	b := &strings.Builder{}
 	s := res.Summary
 	fmt.Fprintf(b, "Checked %d routes (%d prefixes) against %d nodes and %d CiliumNodes; IPAM %s (%s).\n",
 		s.Routes, s.Prefixes, s.Nodes, s.CiliumNodes, s.IPAMMode, s.IPAMModeSource)
 	if len(res.Findings) == 0 {
-		b.WriteString("\nNo findings: every route matches the cluster's allocations.\n")
+		b.WriteString("\n" + noFindings(r.Notes) + "\n")
+		writeNotes(b, r.Notes)
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
@@ -58,6 +69,7 @@ func Table(w io.Writer, res validator.Result) error {
 		}
 	}
 	fmt.Fprintf(b, "\n%d finding(s): %s.\n", s.Findings, counts(s.BySeverity))
+	writeNotes(b, r.Notes)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -97,4 +109,12 @@ func wrap(b *strings.Builder, text, indent string, width int) {
 		line += word
 	}
 	b.WriteString(line + "\n")
+}
+
+// writeNotes writes each note wrapped at Width, after a blank line.
+func writeNotes(b *strings.Builder, notes []string) {
+	for _, n := range notes {
+		b.WriteString("\n")
+		wrap(b, "Note: "+n, "", Width)
+	}
 }

@@ -58,7 +58,7 @@ func finding(rule validator.RuleID, sev validator.Severity, prefix, node, owner 
 		Owner: owner, Message: "message for " + prefix, Hint: "hint for " + prefix}
 }
 
-func TestTable(t *testing.T) {
+func TestExplain(t *testing.T) {
 	summary := validator.Summary{Nodes: 2, CiliumNodes: 2, Routes: 3, Prefixes: 3, IPAMMode: validator.IPAMClusterPool,
 		IPAMModeSource: "cilium-config"}
 	tests := []struct {
@@ -98,7 +98,7 @@ func TestTable(t *testing.T) {
 				s.BySeverity[f.Severity.String()]++
 			}
 			var buf bytes.Buffer
-			if err := Table(&buf, validator.Result{Findings: tt.findings, Summary: s}); err != nil {
+			if err := Explain(&buf, Report{Result: validator.Result{Findings: tt.findings, Summary: s}}); err != nil {
 				t.Fatal(err)
 			}
 			out := buf.String()
@@ -152,5 +152,51 @@ func TestJSONRoundTrip(t *testing.T) {
 	}
 	if len(out.Findings) != 1 || out.Findings[0] != in.Findings[0] {
 		t.Errorf("round trip = %+v, want %+v", out.Findings, in.Findings)
+	}
+}
+
+func TestCompactTable(t *testing.T) {
+	long := finding("foreign-cidr", validator.SeverityCritical, "10.0.2.0/24", "node-a", "node-b")
+	long.Message = strings.Repeat("word ", 40)
+	r := Report{Result: validator.Result{Findings: []validator.Finding{
+		finding("stale-route", validator.SeverityCritical, "10.0.9.0/24", "", "gone"), long},
+		Summary: validator.Summary{Findings: 2, BySeverity: map[string]int{"critical": 2}}},
+		Notes: []string{"a note"}}
+	tests := []struct {
+		name  string
+		width int
+		wide  bool
+		want  []string
+	}{
+		{"narrow terminal", 80, false, []string{"SEVERITY  RULE          PREFIX       NODE    MESSAGE\n",
+			"critical  stale-route   10.0.9.0/24  -       message for 10.0.9.0/24\n", "word word…\n",
+			"2 finding(s): 2 critical. -o explain", "Note: a note\n"}},
+		{"wide", 0, true, []string{"NEXT HOP  PEER  OWNER   MESSAGE\n", "-         -     gone    message for",
+			strings.TrimSpace(strings.Repeat("word ", 40)) + "\n"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			var err error
+			if tt.wide {
+				err = Wide(&buf, r)
+			} else {
+				err = Table(&buf, r, tt.width)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := buf.String()
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			for _, line := range strings.Split(out, "\n") {
+				if n := len([]rune(line)); tt.width > 0 && n > tt.width && !strings.HasPrefix(line, "Checked") {
+					t.Errorf("line of %d runes in a %d-column table: %q", n, tt.width, line)
+				}
+			}
+		})
 	}
 }

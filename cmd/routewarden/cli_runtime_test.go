@@ -1,0 +1,76 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// kubeconfigFor writes a kubeconfig whose cluster is server (no CA: a TLS
+// server's certificate is not trusted) and whose user has a token.
+func kubeconfigFor(t *testing.T, server string) string {
+	return writeFile(t, "kubeconfig", fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: %q}}]
+users: [{name: u, user: {token: not-a-valid-token}}]
+contexts: [{name: x, context: {cluster: c, user: u}}]
+current-context: x
+`, server))
+}
+
+// statusServer answers every request with a Kubernetes Status of code.
+func statusServer(t *testing.T, code int, reason string) string {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(code)
+		fmt.Fprintf(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":%q,"code":%d}`, reason, code)
+	}))
+	t.Cleanup(s.Close)
+	return s.URL
+}
+
+// TestRunAPIFailuresNameTheirCause: a Kubernetes API that cannot be used is a
+// runtime failure (exit 3) whose message says why, not a usage error and not
+// "is Cilium installed?".
+func TestRunAPIFailuresNameTheirCause(t *testing.T) {
+	closed, _ := net.Listen("tcp", "127.0.0.1:0")
+	refused := "https://" + closed.Addr().String()
+	closed.Close()
+	tlsServer := httptest.NewTLSServer(http.NotFoundHandler())
+	defer tlsServer.Close()
+	cases := []struct{ name, server, want string }{
+		{"connection refused", refused, "connection refused: nothing listens at the API server's address"},
+		{"untrusted certificate", tlsServer.URL, "the API server's TLS certificate is not trusted"},
+		{"401", statusServer(t, http.StatusUnauthorized, "Unauthorized"), "refused the credentials (401 Unauthorized)"},
+		{"403", statusServer(t, http.StatusForbidden, "Forbidden"), "the API server forbids it (403 Forbidden)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			port, err := freeTCPPort()
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := writeFile(t, "routewarden.yaml", fmt.Sprintf(`bgp:
+  asn: 65000
+  routerId: 192.0.2.1
+  listenAddresses: [127.0.0.1]
+  listenPort: %d
+  dynamicNeighbors: [{prefix: 127.0.1.0/24}]
+kubernetes: {kubeconfig: %s}
+http: {listen: "127.0.0.1:0"}
+`, port, kubeconfigFor(t, tc.server)))
+			code, _, stderr := runCLI(t, "run", "--config", cfg)
+			if code != exitRuntime || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want exit 3 and %q", code, stderr, tc.want)
+			}
+			for _, wrong := range []string{"is Cilium installed", "--help"} {
+				if strings.Contains(stderr, wrong) {
+					t.Errorf("stderr says %q: %s", wrong, stderr)
+				}
+			}
+		})
+	}
+}
