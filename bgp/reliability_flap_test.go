@@ -239,7 +239,7 @@ func TestPeerFlaps(t *testing.T) {
 	r.stop()
 	// Everything the collector and the speakers started must be gone, but
 	// GoBGP v3's BgpServer.Serve, which has no way to end: one per server.
-	goleak.VerifyNone(t, ignore, goleak.IgnoreAnyFunction("github.com/osrg/gobgp/v3/pkg/server.(*BgpServer).Serve"))
+	goleak.VerifyNone(t, ignore, goleak.IgnoreAnyFunction("github.com/osrg/gobgp/v4/pkg/server.(*BgpServer).Serve"))
 }
 
 // speakerFlap is flap for a real GoBGP speaker, started for every session and

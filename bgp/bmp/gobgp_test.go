@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	api "github.com/osrg/gobgp/v3/api"
-	"github.com/osrg/gobgp/v3/pkg/server"
+	api "github.com/osrg/gobgp/v4/api"
+	"github.com/osrg/gobgp/v4/pkg/server"
 	"github.com/rs/zerolog"
 
 	"github.com/routewarden/routewarden/bgp"
@@ -78,9 +78,9 @@ func TestGoBGPRouterAsSender(t *testing.T) {
 		policy api.AddBmpRequest_MonitoringPolicy
 		view   string
 	}{
-		{"pre-policy", api.AddBmpRequest_PRE, viewPre},
-		{"post-policy", api.AddBmpRequest_POST, viewPost},
-		{"all: post-policy wins, learned loc-rib paths skipped", api.AddBmpRequest_ALL, viewPost},
+		{"pre-policy", api.AddBmpRequest_MONITORING_POLICY_PRE, viewPre},
+		{"post-policy", api.AddBmpRequest_MONITORING_POLICY_POST, viewPost},
+		{"all: post-policy wins, learned loc-rib paths skipped", api.AddBmpRequest_MONITORING_POLICY_ALL, viewPost},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -142,12 +142,12 @@ func TestGoBGPNodeLocRIB(t *testing.T) {
 	node := startGoBGP(t, ctx, &api.Global{Asn: 65010, RouterId: "127.0.1.13", ListenPort: -1})
 	announce := func(prefix string) {
 		t.Helper()
-		if _, err := node.AddPath(ctx, &api.AddPathRequest{Path: nodePath(prefix, "0.0.0.0")}); err != nil {
+		if err := addPath(node, nodePath(prefix, "0.0.0.0")); err != nil {
 			t.Fatal(err)
 		}
 	}
 	announce("10.244.3.0/24")
-	addBMP(t, ctx, node, st, api.AddBmpRequest_LOCAL, "node3")
+	addBMP(t, ctx, node, st, api.AddBmpRequest_MONITORING_POLICY_LOCAL, "node3")
 	announce("10.244.4.0/24")
 	const line = " peer=127.0.0.1 nh=invalid IP as=65010 id=127.0.1.13 path=[] pathid=0"
 	waitRoutes(t, st.store, []string{"10.244.3.0/24" + line, "10.244.4.0/24" + line})
