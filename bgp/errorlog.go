@@ -3,6 +3,7 @@ package bgp
 import (
 	"log/slog"
 	"strconv"
+	"sync"
 
 	"github.com/osrg/gobgp/v4/pkg/packet/bgp"
 )
@@ -32,7 +33,12 @@ func (m *metrics) observe(level slog.Level, msg string, f map[string]slog.Value)
 		return
 	}
 	switch msg {
+	case "Peer Up", "Peer Down":
+		m.sent.session(peer, msg == "Peer Up")
 	case "sent notification", "received notification":
+		if msg == "sent notification" && !m.sent.first(peer) {
+			return
+		}
 		dir := "sent"
 		if msg == "received notification" {
 			dir = "received"
@@ -59,4 +65,41 @@ func notificationCode(f map[string]slog.Value) (code, sub uint8, ok bool) {
 		return 0, 0, false
 	}
 	return uint8(c.Int64()), uint8(s.Int64()), true
+}
+
+// sentOnce tells the first NOTIFICATION sent in a session from a repeat.
+// GoBGP v4 logs "sent notification" for every prefix-limit cut-off it is
+// asked for, and it is asked once for every UPDATE it read past the limit:
+// the first closes the connection, the others are written to the closed one
+// (fsmHandler.established, adminStatePfxCt). A session ends with the first
+// NOTIFICATION it sends; its FSM logs Peer Up, the NOTIFICATIONs and Peer
+// Down in that order, on one goroutine.
+type sentOnce struct {
+	mu   sync.Mutex
+	open map[string]bool // peer -> in an established session; true until it sent a NOTIFICATION
+}
+
+func (s *sentOnce) session(peer string, up bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.open == nil {
+		s.open = map[string]bool{}
+	}
+	if up {
+		s.open[peer] = true
+	} else {
+		delete(s.open, peer)
+	}
+}
+
+// first reports whether a NOTIFICATION sent to peer now is the first of its
+// session (or sent outside one, while the session is being set up).
+func (s *sentOnce) first(peer string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	open, in := s.open[peer]
+	if in {
+		s.open[peer] = false
+	}
+	return !in || open
 }

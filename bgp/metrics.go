@@ -15,6 +15,7 @@ type metrics struct {
 	updateErrors  *prometheus.CounterVec
 	notifications *prometheus.CounterVec
 	prefixLimit   *prometheus.CounterVec
+	sent          sentOnce
 	peerUp        *prometheus.Desc
 	peerRoutes    *prometheus.Desc
 }

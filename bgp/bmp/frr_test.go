@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/routewarden/routewarden/bgp/dump"
 	"github.com/routewarden/routewarden/internal/loopback"
 	"github.com/routewarden/routewarden/internal/testam"
