@@ -49,9 +49,11 @@ var crashCases = []struct {
 	}, out: outAccepted, openCode: 5, openSub: 1,
 		v3: "GO-2026-5665: slice bounds out of range in SRv6ServiceTLV.DecodeFromBytes (fixed in v4.4.0, f9f7b55e)"},
 	{name: "zero-length SRv6 service TLV", msg: func(p byte) []byte {
-		prefixSID := []byte{0xc0, 40, 3, 5, 0, 0}
+		// The TLV of length 0, and a byte after it (a Prefix-SID shorter
+		// than 4 bytes is not read at all).
+		prefixSID := []byte{0xc0, 40, 4, 5, 0, 0, 0}
 		return crashUpdate(nil, cat(crashOrigin, crashASPath, crashNextHop, prefixSID), p)
-	}, out: outAccepted, openCode: 5, openSub: 1,
+	}, out: outAccepted, action: "attribute-discard", openCode: 3, openSub: 1,
 		v3: "slice bounds out of range in SRv6ServiceTLV.DecodeFromBytes (fixed in v4.0.0, ac5a8894)"},
 	{name: "NEXT_HOP length 0", msg: func(p byte) []byte {
 		return crashUpdate(nil, cat(crashOrigin, crashASPath, []byte{0x40, 3, 0, 10, 0, 0, 99}), p)
