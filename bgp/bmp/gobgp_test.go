@@ -134,7 +134,8 @@ func TestGoBGPRouterAsSender(t *testing.T) {
 
 // TestGoBGPNodeLocRIB plays a Cilium node (GoBGP, bmpServers with Loc-RIB
 // monitoring): the node's own routes, next hop unspecified, belong to the
-// node's address; the sysName names it.
+// node's address; the sysName names it. GoBGP v4's Loc-RIB Peer Up says
+// ADD-PATH, and its routes carry their local path ID (1; v3 sent none).
 func TestGoBGPNodeLocRIB(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -149,7 +150,7 @@ func TestGoBGPNodeLocRIB(t *testing.T) {
 	announce("10.244.3.0/24")
 	addBMP(t, ctx, node, st, api.AddBmpRequest_MONITORING_POLICY_LOCAL, "node3")
 	announce("10.244.4.0/24")
-	const line = " peer=127.0.0.1 nh=invalid IP as=65010 id=127.0.1.13 path=[] pathid=0"
+	const line = " peer=127.0.0.1 nh=invalid IP as=65010 id=127.0.1.13 path=[] pathid=1"
 	waitRoutes(t, st.store, []string{"10.244.3.0/24" + line, "10.244.4.0/24" + line})
 	ps := st.store.MonitoredPeers()
 	if len(ps) != 1 || ps[0].BMP.SysName != "node3" || ps[0].BMP.View != viewLocRIB {
