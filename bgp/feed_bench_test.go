@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"os"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -23,7 +24,8 @@ import (
 // loopback listener, UPDATEs decoded by bgp/wire, into the Store) with GoBGP
 // v4's native watch (WatchUpdate: a callback with apiutil.Path values, here
 // only read for prefix, next hop and AS path, not stored): the time from the
-// first UPDATE a raw neighbor sends to the last path delivered, for
+// first UPDATE a raw neighbor sends to the last path delivered (and the
+// process's CPU time in it), for
 // ROUTEWARDEN_FEED_N IPv4 prefixes (default 200k). ARCHITECTURE.md, "the
 // route feed", has the figures.
 func BenchmarkRouteFeed(b *testing.B) {
@@ -49,7 +51,7 @@ func BenchmarkRouteFeed(b *testing.B) {
 				held, stop := startFeedUnderTest(b, feed, port)
 				conn := dialRaw(b, fmt.Sprintf("127.0.0.1:%d", port), crashOpen(netip.MustParseAddr("127.0.1.9")))
 				b.StartTimer()
-				start := time.Now()
+				start, cpu := time.Now(), cpuTime()
 				if err := conn.Send(msgs...); err != nil {
 					b.Fatal(err)
 				}
@@ -60,6 +62,7 @@ func BenchmarkRouteFeed(b *testing.B) {
 					time.Sleep(time.Millisecond)
 				}
 				b.ReportMetric(time.Since(start).Seconds(), "s/table")
+				b.ReportMetric((cpuTime() - cpu).Seconds(), "cpu-s/table")
 				b.StopTimer()
 				conn.Close()
 				stop()
@@ -132,4 +135,11 @@ func startFeedUnderTest(b *testing.B, feed string, port int32) (held func() int,
 		_ = srv.StopBgp(context.Background(), &api.StopBgpRequest{})
 		srv.Stop()
 	}
+}
+
+// cpuTime is the CPU time the process has used (user and system).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -153,7 +153,7 @@ with its address as next hop, so the verdict on a complete table has no finding.
 **Senders.** *raw*: a minimal BGP speaker (` + "`bgp/rawbgp`, driven by `hack/bench/rawsender.go`" + `) that
 completes the OPEN/KEEPALIVE handshake and writes pre-built UPDATEs, each node's prefixes packed into one UPDATE
 (at most 4096 bytes; prefixes share an UPDATE only when they share the next hop), then End-of-RIB for IPv4 and
-IPv6. *gobgp*: a GoBGP v3.37.0 server in the harness holding the workload in its RIB, peering with the collector
+IPv6. *gobgp*: a GoBGP v4.8.0 server in the harness holding the workload in its RIB, peering with the collector
 (graceful restart on, so it sends End-of-RIB), loaded once per workload before the trials (~20 s at 1M). It
 sends more slowly than the raw sender (BIRD takes 1M from it in ~6 s, from the raw sender in under 1 s), so its
 rows measure the speaker's pace as well as the collector's; the targets are read from the raw sender's.
@@ -169,7 +169,7 @@ rows measure the speaker's pace as well as the collector's; the targets are read
   summary counts N routes.
 - *routewarden-noval*: the same process without the validation loop: the collector and its Store alone
   (raw sender only), to split routewarden's cost between ` + "`bgp/`" + ` and ` + "`validator/`" + `.
-- *gobgpd*: bare gobgpd v3.37.0 (` + "`hack/tools/gobgp.sh`" + `) with the same session settings (passive, graceful restart
+- *gobgpd*: bare gobgpd v4.8.0 (` + "`hack/tools/gobgp.sh`" + `) with the same session settings (passive, graceful restart
   helper 120 s, ADD-PATH receive, IPv4+IPv6 unicast) and a global export policy rejecting everything; import is
   GoBGP's default (global RIB, best path). *held*: gobgpd has processed the sender's End-of-RIB (watched over
   its gRPC API; a session's messages are handled in order), then its Adj-RIB-In count is checked to be N.
