@@ -42,6 +42,9 @@ type Results struct {
 	GoBench   []GoBench  `json:"goBench"`
 	Detection *Detection `json:"detection,omitempty"`
 	Notes     []string   `json:"notes,omitempty"`
+	// Partial says what a run that measured only some workloads measured
+	// (set by hand when its results are merged into a full run's).
+	Partial string `json:"partial,omitempty"`
 }
 
 func run(args []string) error {
