@@ -33,7 +33,7 @@ func FuzzSession(f *testing.F) {
 		defer cancel()
 		if !open {
 			// A message cut short leaves GoBGP waiting for the rest: no more.
-			short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+			short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
 			defer cancel()
 			_, _, _, _ = rawbgp.Probe(short, r.addr(), local, msg)
 		} else if conn, err := rawbgp.Dial(ctx, r.addr(), crashOpen(local)); err == nil {

@@ -8,7 +8,7 @@ fuzztime=${FUZZTIME:-5s}
 for pkg in ./bgp ./bgp/dump ./bgp/bmp ./bgp/wire ./kube ./config; do
 	for target in $(go test -list '^Fuzz' "$pkg" | grep '^Fuzz'); do
 		echo "fuzz: $pkg $target for $fuzztime" >&2
-		go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" "$pkg" >/dev/null
+		go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" -fuzzminimizetime "$fuzztime" "$pkg" >/dev/null
 	done
 done
 echo "fuzz: every target survived $fuzztime" >&2
