@@ -9,9 +9,9 @@ import (
 	"sync"
 	"time"
 
-	api "github.com/osrg/gobgp/v3/api"
-	"github.com/osrg/gobgp/v3/pkg/config/oc"
-	"github.com/osrg/gobgp/v3/pkg/server"
+	api "github.com/osrg/gobgp/v4/api"
+	"github.com/osrg/gobgp/v4/pkg/config/oc"
+	"github.com/osrg/gobgp/v4/pkg/server"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 )
@@ -68,7 +68,7 @@ func (c *Collector) isStatic(addr netip.Addr) bool {
 
 // Run starts the BGP server and runs until ctx ends.
 func (c *Collector) Run(ctx context.Context) error {
-	srv := server.NewBgpServer(server.LoggerOption(c.metrics.countErrors(gobgpLogger{c.log}, c.familyDisabled)))
+	srv := server.NewBgpServer(gobgpLogger(c.log, c.metrics.observe))
 	go srv.Serve()
 	c.srv = srv
 	defer srv.Stop()
@@ -176,9 +176,9 @@ var globalRIBFamilies = []uint32{uint32(oc.AfiSafiTypeToIntMap[oc.AFI_SAFI_TYPE_
 // would reach the global RIB even if it had a table for the path's family
 // (globalRIBFamilies).
 func neverAdvertise(ctx context.Context, srv *server.BgpServer) error {
-	for _, dir := range []api.PolicyDirection{api.PolicyDirection_EXPORT, api.PolicyDirection_IMPORT} {
+	for _, dir := range []api.PolicyDirection{api.PolicyDirection_POLICY_DIRECTION_EXPORT, api.PolicyDirection_POLICY_DIRECTION_IMPORT} {
 		err := srv.SetPolicyAssignment(ctx, &api.SetPolicyAssignmentRequest{Assignment: &api.PolicyAssignment{
-			Name: "global", Direction: dir, DefaultAction: api.RouteAction_REJECT}})
+			Name: "global", Direction: dir, DefaultAction: api.RouteAction_ROUTE_ACTION_REJECT}})
 		if err != nil {
 			return fmt.Errorf("setting the %s policy that keeps the collector from advertising: %w",
 				strings.ToLower(dir.String()), err)
@@ -208,18 +208,4 @@ func (c *Collector) WarmedUp() bool {
 		}
 	}
 	return true
-}
-
-// familyDisabled drops a peer's paths of a family GoBGP disabled for its
-// session after a malformed MP_REACH/MP_UNREACH (RFC 7606 §7.11 AFI/SAFI
-// disable): RFC 4760 §7 removes the family's routes, but GoBGP keeps them in
-// its Adj-RIB-In without a withdrawal, so they would linger in the Store.
-// The family's End-of-RIB is no longer awaited.
-func (c *Collector) familyDisabled(peer netip.Addr, family string) {
-	switch family {
-	case "ipv4-unicast", "ipv6-unicast":
-		c.store.DropFamily(peer, family == "ipv6-unicast")
-		c.store.forgetFamily(peer, family)
-		c.sync.familyGone(peer, family)
-	}
 }

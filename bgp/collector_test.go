@@ -170,7 +170,6 @@ func TestWarmedUpWaitsForEveryFamily(t *testing.T) {
 		name     string
 		families []string
 		eors     []string
-		disabled string // a family GoBGP disabled for the session
 		want     bool
 	}{
 		{name: "no session yet"},
@@ -180,8 +179,6 @@ func TestWarmedUpWaitsForEveryFamily(t *testing.T) {
 		{name: "both families", families: []string{"ipv4-unicast", "ipv6-unicast"},
 			eors: []string{"ipv6-unicast", "ipv4-unicast"}, want: true},
 		{name: "families unknown", eors: []string{"ipv4-unicast"}, want: true},
-		{name: "the other family disabled", families: []string{"ipv4-unicast", "ipv6-unicast"},
-			eors: []string{"ipv4-unicast"}, disabled: "ipv6-unicast", want: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := NewCollector(cfg, zerolog.Nop(), prometheus.NewRegistry())
@@ -193,9 +190,6 @@ func TestWarmedUpWaitsForEveryFamily(t *testing.T) {
 			}
 			for _, f := range tc.eors {
 				c.store.EndOfRIB(peer, f, f == "ipv6-unicast")
-			}
-			if tc.disabled != "" {
-				c.familyDisabled(peer, tc.disabled)
 			}
 			if got := c.WarmedUp(); got != tc.want {
 				t.Errorf("WarmedUp() = %v, want %v", got, tc.want)

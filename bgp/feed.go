@@ -11,10 +11,10 @@ import (
 	"sync"
 	"time"
 
-	api "github.com/osrg/gobgp/v3/api"
-	gobgp "github.com/osrg/gobgp/v3/pkg/packet/bgp"
-	gbmp "github.com/osrg/gobgp/v3/pkg/packet/bmp"
-	"github.com/osrg/gobgp/v3/pkg/server"
+	api "github.com/osrg/gobgp/v4/api"
+	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
+	gbmp "github.com/osrg/gobgp/v4/pkg/packet/bmp"
+	"github.com/osrg/gobgp/v4/pkg/server"
 	"github.com/rs/zerolog"
 
 	"github.com/routewarden/routewarden/bgp/wire"
@@ -82,7 +82,7 @@ type feedPeer struct {
 	localAS uint32 // the collector's ASN on the session, from its OPEN
 	gobgp   *gobgpSession
 	// preserved are the families GoBGP keeps through a graceful restart.
-	preserved []gobgp.RouteFamily
+	preserved []gobgp.Family
 	lastPath  time.Time
 }
 
@@ -112,7 +112,7 @@ func newRouteFeed(c *Collector) (*routeFeed, error) {
 func (f *routeFeed) connect(ctx context.Context, srv *server.BgpServer) error {
 	port := f.ln.Addr().(*net.TCPAddr).Port
 	err := srv.AddBmp(ctx, &api.AddBmpRequest{Address: "127.0.0.1", Port: uint32(port),
-		Policy: api.AddBmpRequest_PRE, SysName: f.token, SysDescr: "routewarden route feed"})
+		Policy: api.AddBmpRequest_MONITORING_POLICY_PRE, SysName: f.token, SysDescr: "routewarden route feed"})
 	if err != nil {
 		return fmt.Errorf("starting GoBGP's route feed: %w", err)
 	}

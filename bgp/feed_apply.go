@@ -7,8 +7,8 @@ import (
 	"slices"
 	"time"
 
-	gobgp "github.com/osrg/gobgp/v3/pkg/packet/bgp"
-	gbmp "github.com/osrg/gobgp/v3/pkg/packet/bmp"
+	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
+	gbmp "github.com/osrg/gobgp/v4/pkg/packet/bmp"
 
 	"github.com/routewarden/routewarden/bgp/wire"
 	"github.com/routewarden/routewarden/validator"

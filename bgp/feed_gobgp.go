@@ -3,12 +3,11 @@ package bgp
 import (
 	"errors"
 	"fmt"
-	"net"
 	"net/netip"
 	"slices"
 
-	gobgp "github.com/osrg/gobgp/v3/pkg/packet/bgp"
-	gbmp "github.com/osrg/gobgp/v3/pkg/packet/bmp"
+	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
+	gbmp "github.com/osrg/gobgp/v4/pkg/packet/bmp"
 
 	"github.com/routewarden/routewarden/bgp/wire"
 )
@@ -16,14 +15,14 @@ import (
 // gobgpSession is what GoBGP's FSM used to decode a session's UPDATEs.
 type gobgpSession struct {
 	opts     *gobgp.MarshallingOption
-	families map[gobgp.RouteFamily]gobgp.BGPAddPathMode
+	families map[gobgp.Family]gobgp.BGPAddPathMode
 	ebgp     bool
 	loopback bool // both ends on IPv4 loopback: GoBGP then allows a loopback next hop
 }
 
 func newGoBGPSession(up *gbmp.BMPPeerUpNotification, peer netip.Addr, peerAS, localAS uint32) *gobgpSession {
-	s := &gobgpSession{opts: &gobgp.MarshallingOption{AddPath: map[gobgp.RouteFamily]gobgp.BGPAddPathMode{}},
-		families: map[gobgp.RouteFamily]gobgp.BGPAddPathMode{}, ebgp: peerAS != localAS}
+	s := &gobgpSession{opts: &gobgp.MarshallingOption{AddPath: map[gobgp.Family]gobgp.BGPAddPathMode{}},
+		families: map[gobgp.Family]gobgp.BGPAddPathMode{}, ebgp: peerAS != localAS}
 	theirs := wire.Families(up.ReceivedOpenMsg)
 	for _, rf := range wire.Families(up.SentOpenMsg) {
 		if !slices.Contains(theirs, rf) {
@@ -36,8 +35,8 @@ func newGoBGPSession(up *gbmp.BMPPeerUpNotification, peer netip.Addr, peerAS, lo
 		}
 		s.families[rf] = mode
 	}
-	local := up.LocalAddress.To4()
-	s.loopback = local != nil && local.IsLoopback() && peer.Is4() && peer.IsLoopback()
+	local := up.LocalAddress.Unmap()
+	s.loopback = local.Is4() && local.IsLoopback() && peer.Is4() && peer.IsLoopback()
 	return s
 }
 
@@ -53,10 +52,11 @@ func (s *gobgpSession) familyNames() []string {
 }
 
 // decodeLikeGoBGP decodes an UPDATE Decode found irregular (or could not
-// decode) as GoBGP's FSM did before forwarding it: GoBGP's parser and
-// ValidateUpdateMsg, RFC 7606 treat-as-withdraw, and the AS4_PATH merge of a
-// 2-octet-AS session (RFC 6793 §4.2.3). An error is what GoBGP would have
-// reset the session or disabled a family for; it never forwards those.
+// decode) as GoBGP's FSM did before forwarding it: GoBGP's parser, then
+// ValidateUpdateMsg if the parser found nothing wrong, RFC 7606
+// treat-as-withdraw, and the AS4_PATH merge of a 2-octet-AS session (RFC 6793
+// §4.2.3). An error is what GoBGP would have reset the session for; it never
+// forwards those.
 func (s *gobgpSession) decodeLikeGoBGP(payload []byte, twoByteAS bool, u *wire.Update) error {
 	m, err := gobgp.ParseBGPMessage(payload, s.opts)
 	if m == nil {
@@ -66,12 +66,15 @@ func (s *gobgpSession) decodeLikeGoBGP(payload []byte, twoByteAS bool, u *wire.U
 	if !ok {
 		return fmt.Errorf("BGP message type %d, want UPDATE", m.Header.Type)
 	}
-	if body, err = handleAsGoBGP(body, err); err != nil {
+	withdraw, err := handleAsGoBGP(err)
+	if err != nil {
 		return err
 	}
-	if ok, err := gobgp.ValidateUpdateMsg(body, s.families, s.ebgp, false, s.loopback); !ok {
-		if body, err = handleAsGoBGP(body, err); err != nil {
-			return err
+	if !withdraw && err == nil {
+		if ok, verr := gobgp.ValidateUpdateMsg(body, s.families, s.ebgp, false, s.loopback); !ok {
+			if withdraw, err = handleAsGoBGP(verr); err != nil {
+				return err
+			}
 		}
 	}
 	*u = wire.Update{}
@@ -81,7 +84,7 @@ func (s *gobgpSession) decodeLikeGoBGP(payload []byte, twoByteAS bool, u *wire.U
 	for _, a := range body.PathAttributes {
 		switch a := a.(type) {
 		case *gobgp.PathAttributeNextHop:
-			u.NextHop, _ = netip.AddrFromSlice(a.Value.To4())
+			u.NextHop = a.Value.Unmap()
 		case *gobgp.PathAttributeAsPath:
 			for _, seg := range a.Value {
 				u.ASPath = append(u.ASPath, seg.GetAS()...)
@@ -96,7 +99,7 @@ func (s *gobgpSession) decodeLikeGoBGP(payload []byte, twoByteAS bool, u *wire.U
 			}
 		case *gobgp.PathAttributeMpReachNLRI:
 			if unicast(a.AFI, a.SAFI) {
-				u.MPNextHop = addrOfIP(a.Nexthop)
+				u.MPNextHop = a.Nexthop.Unmap()
 				u.MPAnnounced = appendNative(u.MPAnnounced, a.Value)
 			}
 		case *gobgp.PathAttributeMpUnreachNLRI:
@@ -108,48 +111,44 @@ func (s *gobgpSession) decodeLikeGoBGP(payload []byte, twoByteAS bool, u *wire.U
 	if twoByteAS && len(as4) > 0 && len(as4) <= len(u.ASPath) {
 		u.ASPath = append(u.ASPath[:len(u.ASPath)-len(as4)], as4...)
 	}
+	if withdraw {
+		u.TreatAsWithdraw()
+	}
 	return nil
 }
 
 // handleAsGoBGP does what GoBGP's FSM does with an UPDATE error
-// (fsmHandler.handlingError): treat-as-withdraw turns the UPDATE into
-// withdrawals; after a session reset or a family disabled GoBGP forwards
-// nothing (an error here); with anything else (attribute discard, done by its
-// parser and ValidateUpdateMsg already) it goes on with the UPDATE.
-func handleAsGoBGP(body *gobgp.BGPUpdate, err error) (*gobgp.BGPUpdate, error) {
+// (fsmHandler.handlingError): treat-as-withdraw turns the UPDATE's paths into
+// withdrawals (withdraw); after a session reset (GoBGP v4 resets the session
+// where RFC 7606 allows an AFI/SAFI disable) GoBGP forwards nothing (an
+// error here); with anything else (attribute discard, done by its parser and
+// ValidateUpdateMsg already) it goes on with the UPDATE.
+func handleAsGoBGP(err error) (withdraw bool, _ error) {
 	if err == nil {
-		return body, nil
+		return false, nil
 	}
 	var me *gobgp.MessageError
 	if !errors.As(err, &me) {
-		return body, err
+		return false, err
 	}
 	switch me.ErrorHandling {
 	case gobgp.ERROR_HANDLING_TREAT_AS_WITHDRAW:
-		return gobgp.TreatAsWithdraw(body), nil
+		return true, nil
 	case gobgp.ERROR_HANDLING_SESSION_RESET, gobgp.ERROR_HANDLING_AFISAFI_DISABLE:
-		return body, err
+		return false, err
 	}
-	return body, nil
+	return false, nil
 }
 
 func unicast(afi uint16, safi uint8) bool {
 	return (afi == gobgp.AFI_IP || afi == gobgp.AFI_IP6) && safi == gobgp.SAFI_UNICAST
 }
 
-func appendNative[P gobgp.AddrPrefixInterface](out []wire.NLRI, prefixes []P) []wire.NLRI {
+func appendNative(out []wire.NLRI, prefixes []gobgp.PathNLRI) []wire.NLRI {
 	for _, p := range prefixes {
-		if pf, err := netip.ParsePrefix(p.String()); err == nil {
-			out = append(out, wire.NLRI{Prefix: pf.Masked(), PathID: p.PathIdentifier()})
+		if pf, err := netip.ParsePrefix(p.NLRI.String()); err == nil {
+			out = append(out, wire.NLRI{Prefix: pf.Masked(), PathID: p.ID})
 		}
 	}
 	return out
-}
-
-func addrOfIP(ip net.IP) netip.Addr {
-	if v4 := ip.To4(); v4 != nil {
-		ip = v4
-	}
-	a, _ := netip.AddrFromSlice(ip)
-	return a
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	gbmp "github.com/osrg/gobgp/v3/pkg/packet/bmp"
+	gbmp "github.com/osrg/gobgp/v4/pkg/packet/bmp"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 )

@@ -1,45 +1,102 @@
 package bgp
 
 import (
-	"github.com/osrg/gobgp/v3/pkg/log"
+	"context"
+	"log/slog"
+
+	"github.com/osrg/gobgp/v4/pkg/server"
 	"github.com/rs/zerolog"
 )
 
-// gobgpLogger routes GoBGP's logs into zerolog. GoBGP's Fatal and Panic are
-// logged as errors: nothing in a library may end the process.
-type gobgpLogger struct{ l zerolog.Logger }
-
-func (g gobgpLogger) with(e *zerolog.Event, msg string, fields log.Fields) {
-	if e == nil { // level disabled
-		return
-	}
-	for k, v := range fields {
-		e = e.Interface(k, v)
-	}
-	e.Msg(msg)
+// gobgpHandler is a slog.Handler that routes GoBGP's logs into zerolog, one
+// level lower for GoBGP's Info and Debug (GoBGP is chatty: its Info is our
+// Debug, its Debug our Trace). observe, when set, sees every message of Info
+// and above before the level filter, with its fields: GoBGP reports protocol
+// errors only in its log (errorlog.go).
+type gobgpHandler struct {
+	l       zerolog.Logger
+	attrs   []slog.Attr // from WithAttrs: GoBGP's per-peer logger adds Topic and Key
+	group   string
+	observe func(level slog.Level, msg string, fields map[string]slog.Value)
 }
 
-func (g gobgpLogger) Panic(msg string, f log.Fields) { g.with(g.l.Error(), msg, f) }
-func (g gobgpLogger) Fatal(msg string, f log.Fields) { g.with(g.l.Error(), msg, f) }
-func (g gobgpLogger) Error(msg string, f log.Fields) { g.with(g.l.Error(), msg, f) }
-func (g gobgpLogger) Warn(msg string, f log.Fields)  { g.with(g.l.Warn(), msg, f) }
-func (g gobgpLogger) Info(msg string, f log.Fields)  { g.with(g.l.Debug(), msg, f) }
-func (g gobgpLogger) Debug(msg string, f log.Fields) { g.with(g.l.Trace(), msg, f) }
-func (g gobgpLogger) SetLevel(log.LogLevel)          {}
-
-// GetLevel tells GoBGP the most verbose of its levels that zerolog would
-// write (GoBGP's Info and Debug are logged one zerolog level lower, as above).
-// GoBGP builds the fields of its per-UPDATE debug messages only when this says
-// Debug: a collector not tracing skips that work for every route received.
-func (g gobgpLogger) GetLevel() log.LogLevel {
-	switch lvl := g.l.GetLevel(); {
-	case lvl <= zerolog.TraceLevel:
-		return log.DebugLevel
-	case lvl <= zerolog.DebugLevel:
-		return log.InfoLevel
-	case lvl <= zerolog.WarnLevel:
-		return log.WarnLevel
-	default:
-		return log.ErrorLevel
+// gobgpLogger returns the logger and level GoBGP's LoggerOption takes.
+func gobgpLogger(l zerolog.Logger, observe func(slog.Level, string, map[string]slog.Value)) server.ServerOption {
+	lv := &slog.LevelVar{}
+	lv.Set(slog.LevelInfo)
+	if l.GetLevel() <= zerolog.TraceLevel {
+		lv.Set(slog.LevelDebug)
 	}
+	return server.LoggerOption(slog.New(&gobgpHandler{l: l, observe: observe}), lv)
+}
+
+// Enabled says yes to Info and above (rare messages, some of them counted)
+// and to Debug only when zerolog traces: GoBGP logs every UPDATE and every
+// rejected path at Debug, and slog skips the record, and formatting its
+// fields, when the handler says no.
+func (h *gobgpHandler) Enabled(_ context.Context, lvl slog.Level) bool {
+	return lvl >= slog.LevelInfo || h.l.GetLevel() <= zerolog.TraceLevel
+}
+
+// Handle counts the record (observe), then logs it.
+func (h *gobgpHandler) Handle(_ context.Context, r slog.Record) error {
+	if h.observe != nil && r.Level >= slog.LevelInfo {
+		fields := make(map[string]slog.Value, len(h.attrs)+r.NumAttrs())
+		for _, a := range h.attrs {
+			fields[a.Key] = a.Value.Resolve()
+		}
+		r.Attrs(func(a slog.Attr) bool {
+			fields[h.key(a.Key)] = a.Value.Resolve()
+			return true
+		})
+		h.observe(r.Level, r.Message, fields)
+	}
+	var e *zerolog.Event
+	switch {
+	case r.Level >= slog.LevelError:
+		e = h.l.Error()
+	case r.Level >= slog.LevelWarn:
+		e = h.l.Warn()
+	case r.Level >= slog.LevelInfo:
+		e = h.l.Debug()
+	default:
+		e = h.l.Trace()
+	}
+	if e == nil { // level disabled
+		return nil
+	}
+	for _, a := range h.attrs {
+		e = e.Interface(a.Key, a.Value.Resolve().Any())
+	}
+	r.Attrs(func(a slog.Attr) bool {
+		e = e.Interface(h.key(a.Key), a.Value.Resolve().Any())
+		return true
+	})
+	e.Msg(r.Message)
+	return nil
+}
+
+// WithAttrs keeps attrs for every record of the returned handler.
+func (h *gobgpHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	n := *h
+	n.attrs = make([]slog.Attr, 0, len(h.attrs)+len(attrs))
+	n.attrs = append(n.attrs, h.attrs...)
+	for _, a := range attrs {
+		n.attrs = append(n.attrs, slog.Attr{Key: h.key(a.Key), Value: a.Value})
+	}
+	return &n
+}
+
+// WithGroup prefixes the keys of later attributes with name.
+func (h *gobgpHandler) WithGroup(name string) slog.Handler {
+	n := *h
+	n.group = h.key(name)
+	return &n
+}
+
+func (h *gobgpHandler) key(k string) string {
+	if h.group == "" {
+		return k
+	}
+	return h.group + "." + k
 }

@@ -15,6 +15,7 @@ type metrics struct {
 	updateErrors  *prometheus.CounterVec
 	notifications *prometheus.CounterVec
 	prefixLimit   *prometheus.CounterVec
+	sent          sentOnce
 	peerUp        *prometheus.Desc
 	peerRoutes    *prometheus.Desc
 }
@@ -25,8 +26,8 @@ func newMetrics(reg prometheus.Registerer, store *Store) (*metrics, error) {
 		decodeErrors: prometheus.NewCounter(prometheus.CounterOpts{Name: "routewarden_bgp_path_decode_errors_total",
 			Help: "Received BGP paths that could not be decoded and were ignored."}),
 		updateErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_bgp_update_errors_total",
-			Help: "Malformed UPDATEs received, by the RFC 7606 action taken: treat-as-withdraw, attribute-discard, " +
-				"afi-safi-disable or session-reset."}, []string{"peer", "action"}),
+			Help: "Malformed UPDATEs received, by the RFC 7606 action taken: treat-as-withdraw, attribute-discard " +
+				"or session-reset."}, []string{"peer", "action"}),
 		notifications: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_bgp_notifications_total",
 			Help: "BGP NOTIFICATIONs sent to or received from a peer, by error code and subcode."},
 			[]string{"peer", "direction", "code", "subcode"}),

@@ -1,7 +1,7 @@
 package bgp
 
 import (
-	api "github.com/osrg/gobgp/v3/api"
+	api "github.com/osrg/gobgp/v4/api"
 )
 
 var unicastFamilies = []*api.Family{

@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"slices"
 
-	api "github.com/osrg/gobgp/v3/api"
+	api "github.com/osrg/gobgp/v4/api"
 )
 
 // Reconfigure applies a new configuration to the running collector by diff:

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"net/netip"
 	"os"
+	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -218,9 +220,6 @@ func TestPeerFlaps(t *testing.T) {
 		"heap in use %s after the first flaps, %s at the end", plain.Load()+gr.Load()+speaker.Load(), plain.Load(),
 		elapsed.Round(time.Millisecond), gr.Load(), speaker.Load(), mib(baseline), mib(final))
 	writeHeapProfile(t, "flaps-heap.pprof")
-	if limit := baseline + 4<<20; final > limit { // a leak of 4 KiB a flap would pass it
-		t.Errorf("heap in use grew from %s to %s (limit %s)", mib(baseline), mib(final), mib(limit))
-	}
 
 	routes, _ := r.Store().Routes()
 	nodes := []testNode{speakerNode}
@@ -238,8 +237,31 @@ func TestPeerFlaps(t *testing.T) {
 	last.Stop()
 	r.stop()
 	// Everything the collector and the speakers started must be gone, but
-	// GoBGP v3's BgpServer.Serve, which has no way to end: one per server.
-	goleak.VerifyNone(t, ignore, goleak.IgnoreAnyFunction("github.com/osrg/gobgp/v3/pkg/server.(*BgpServer).Serve"))
+	// GoBGP's BgpServer.Serve, which has no way to end: one per server; and
+	// GoBGP v4's leak: a session's outgoing queue (an eapache InfiniteChannel)
+	// keeps its goroutine, and what was queued, when the session ended with
+	// messages still in it. v4 drains it without waiting (cleanInfiniteChannel,
+	// since a30d59b8; v3 waited). At most one a flap (RELIABILITY.md).
+	flaps := plain.Load() + gr.Load() + speaker.Load()
+	queues := 0
+	for _, g := range goroutines() {
+		if strings.Contains(g, "eapache/channels.(*InfiniteChannel).infiniteBuffer") {
+			queues++
+		}
+	}
+	// Each flap ends a session on both sides of the GoBGP speaker's.
+	t.Logf("GoBGP v4 left %d outgoing queues of %d flaps behind", queues, flaps)
+	if queues > int(flaps+speaker.Load()) {
+		t.Errorf("%d outgoing queues left behind, more than one a session (%d)", queues, flaps+speaker.Load())
+	}
+	// A leak of 4 KiB a flap would pass 4 MiB; GoBGP's queues, and what is
+	// left in them, get 8 KiB each on top (they held ~4 KiB each here).
+	if limit := baseline + 4<<20 + uint64(queues)*8<<10; final > limit {
+		t.Errorf("heap in use grew from %s to %s (limit %s, %d leaked queues of GoBGP's)", mib(baseline), mib(final),
+			mib(limit), queues)
+	}
+	goleak.VerifyNone(t, ignore, goleak.IgnoreAnyFunction("github.com/osrg/gobgp/v4/pkg/server.(*BgpServer).Serve"),
+		goleak.IgnoreAnyFunction("github.com/eapache/channels.(*InfiniteChannel).infiniteBuffer"))
 }
 
 // speakerFlap is flap for a real GoBGP speaker, started for every session and
@@ -275,3 +297,9 @@ func speakerFlap(r *running, n testNode, session int, last bool) (*Speaker, erro
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// goroutines returns the stack of every goroutine.
+func goroutines() []string {
+	buf := make([]byte, 64<<20)
+	return strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n")
+}

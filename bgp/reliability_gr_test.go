@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	gobgp "github.com/osrg/gobgp/v3/pkg/packet/bgp"
+	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
 
 	"github.com/routewarden/routewarden/bgp/rawbgp"
 	"github.com/routewarden/routewarden/validator"
@@ -209,7 +209,7 @@ func TestGracefulRestartKeepsOnlyItsFamilies(t *testing.T) {
 	r := runCollector(t, cfg)
 	v4, v6 := netip.MustParsePrefix("10.244.164.0/24"), netip.MustParsePrefix("fd00:10:244:164::/64")
 	o := rawOpen("127.0.1.164", 65010, 3)
-	o.RestartFamilies = []gobgp.RouteFamily{gobgp.RF_IPv4_UC}
+	o.RestartFamilies = []gobgp.Family{gobgp.RF_IPv4_UC}
 	conn := dialRaw(t, r.addr(), o)
 	announceRaw(t, conn, rawAttrs("10.0.0.164"), true, v4, v6)
 	eventually(t, "both routes", func() bool { return len(r.peerRoutes("127.0.1.164")) == 2 })

@@ -34,7 +34,7 @@ type running struct {
 	stop func()
 }
 
-func runCollector(t *testing.T, cfg Config) *running {
+func runCollector(t testing.TB, cfg Config) *running {
 	t.Helper()
 	buf := &logbuf.Buffer{}
 	c, err := NewCollector(cfg, zerolog.New(buf).Level(zerolog.WarnLevel), prometheus.NewRegistry())

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	api "github.com/osrg/gobgp/v3/api"
-	"github.com/osrg/gobgp/v3/pkg/apiutil"
-	"github.com/osrg/gobgp/v3/pkg/packet/bgp"
-	"github.com/osrg/gobgp/v3/pkg/server"
+	api "github.com/osrg/gobgp/v4/api"
+	"github.com/osrg/gobgp/v4/pkg/apiutil"
+	"github.com/osrg/gobgp/v4/pkg/packet/bgp"
+	"github.com/osrg/gobgp/v4/pkg/server"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
@@ -70,7 +70,7 @@ func TestGoBGPAsRTRClient(t *testing.T) {
 	go func() { done <- rs.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
 
-	s := server.NewBgpServer(server.LoggerOption(gobgpLogger{zerolog.Nop()}))
+	s := server.NewBgpServer(gobgpLogger(zerolog.Nop(), nil))
 	go s.Serve()
 	t.Cleanup(s.Stop)
 	if err := s.StartBgp(ctx, &api.StartBgpRequest{Global: &api.Global{Asn: 65000, RouterId: "127.0.0.2", ListenPort: -1}}); err != nil {
@@ -84,29 +84,29 @@ func TestGoBGPAsRTRClient(t *testing.T) {
 	paths := []struct {
 		prefix string
 		as     uint32
-		want   api.Validation_State
+		want   api.ValidationState
 	}{
-		{"10.244.1.0/24", 65011, api.Validation_STATE_VALID},
-		{"10.244.2.0/24", 65011, api.Validation_STATE_INVALID},  // node2's CIDR from node1's AS
-		{"10.244.77.0/24", 65012, api.Validation_STATE_INVALID}, // unallocated
-		{"10.244.3.0/24", 65013, api.Validation_STATE_VALID},
-		{"172.16.100.10/32", 65012, api.Validation_STATE_VALID},
-		{"203.0.113.0/24", 65011, api.Validation_STATE_NOT_FOUND}, // outside every pool
+		{"10.244.1.0/24", 65011, api.ValidationState_VALIDATION_STATE_VALID},
+		{"10.244.2.0/24", 65011, api.ValidationState_VALIDATION_STATE_INVALID},  // node2's CIDR from node1's AS
+		{"10.244.77.0/24", 65012, api.ValidationState_VALIDATION_STATE_INVALID}, // unallocated
+		{"10.244.3.0/24", 65013, api.ValidationState_VALIDATION_STATE_VALID},
+		{"172.16.100.10/32", 65012, api.ValidationState_VALIDATION_STATE_VALID},
+		{"203.0.113.0/24", 65011, api.ValidationState_VALIDATION_STATE_NOT_FOUND}, // outside every pool
 	}
 	for _, pa := range paths {
-		if _, err := s.AddPath(ctx, &api.AddPathRequest{Path: originPath(pa.prefix, pa.as)}); err != nil {
+		if _, err := s.AddPath(apiutil.AddPathRequest{Paths: []*apiutil.Path{originPath(t, pa.prefix, pa.as)}}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	check := func(what string, changed map[string]api.Validation_State) {
+	check := func(what string, changed map[string]api.ValidationState) {
 		t.Helper()
 		wait.True(t, what, 60*time.Second, func() bool {
-			got := map[string]api.Validation_State{}
-			_ = s.ListPath(ctx, &api.ListPathRequest{TableType: api.TableType_GLOBAL, Family: unicastFamilies[0]},
-				func(d *api.Destination) {
-					for _, p := range d.Paths {
+			got := map[string]api.ValidationState{}
+			_ = s.ListPath(apiutil.ListPathRequest{TableType: api.TableType_TABLE_TYPE_GLOBAL, Family: bgp.RF_IPv4_UC},
+				func(prefix bgp.NLRI, paths []*apiutil.Path) {
+					for _, p := range paths {
 						if p.Validation != nil {
-							got[d.Prefix+" AS"+strconv.Itoa(int(originAS(p)))] = p.Validation.State
+							got[prefix.String()+" AS"+strconv.Itoa(int(originAS(p)))] = p.Validation.State
 						}
 					}
 				})
@@ -132,23 +132,23 @@ func TestGoBGPAsRTRClient(t *testing.T) {
 	inv.nodes, inv.version = []int{1, 2}, 2
 	inv.mu.Unlock()
 	check("node3's CIDR Invalid after the Serial Notify",
-		map[string]api.Validation_State{"10.244.3.0/24 AS65013": api.Validation_STATE_INVALID})
+		map[string]api.ValidationState{"10.244.3.0/24 AS65013": api.ValidationState_VALIDATION_STATE_INVALID})
 }
 
 // originPath is a path for prefix whose AS_PATH is just as.
-func originPath(prefix string, as uint32) *api.Path {
-	pfx := netip.MustParsePrefix(prefix)
-	nlri, _ := apiutil.MarshalNLRI(bgp.NewIPAddrPrefix(uint8(pfx.Bits()), pfx.Addr().String()))
-	attrs, _ := apiutil.MarshalPathAttributes([]bgp.PathAttributeInterface{bgp.NewPathAttributeOrigin(0),
-		bgp.NewPathAttributeNextHop("127.0.1.1"),
-		bgp.NewPathAttributeAsPath([]bgp.AsPathParamInterface{bgp.NewAs4PathParam(bgp.BGP_ASPATH_ATTR_TYPE_SEQ, []uint32{as})})})
-	return &api.Path{Family: unicastFamilies[0], Nlri: nlri, Pattrs: attrs}
+func originPath(t *testing.T, prefix string, as uint32) *apiutil.Path {
+	t.Helper()
+	p, err := UnicastPath(netip.MustParsePrefix(prefix), netip.MustParseAddr("127.0.1.1"),
+		bgp.NewPathAttributeAsPath([]bgp.AsPathParamInterface{bgp.NewAs4PathParam(bgp.BGP_ASPATH_ATTR_TYPE_SEQ, []uint32{as})}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // originAS is the last AS of a path's AS_PATH.
-func originAS(p *api.Path) uint32 {
-	attrs, _ := apiutil.UnmarshalPathAttributes(p.Pattrs)
-	for _, a := range attrs {
+func originAS(p *apiutil.Path) uint32 {
+	for _, a := range p.Attrs {
 		if ap, ok := a.(*bgp.PathAttributeAsPath); ok && len(ap.Value) > 0 {
 			asns := ap.Value[len(ap.Value)-1].GetAS()
 			return asns[len(asns)-1]

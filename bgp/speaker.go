@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"net/netip"
 
-	api "github.com/osrg/gobgp/v3/api"
-	"github.com/osrg/gobgp/v3/pkg/apiutil"
-	"github.com/osrg/gobgp/v3/pkg/packet/bgp"
-	"github.com/osrg/gobgp/v3/pkg/server"
+	api "github.com/osrg/gobgp/v4/api"
+	"github.com/osrg/gobgp/v4/pkg/apiutil"
+	"github.com/osrg/gobgp/v4/pkg/packet/bgp"
+	"github.com/osrg/gobgp/v4/pkg/server"
 	"github.com/rs/zerolog"
-	"google.golang.org/protobuf/types/known/anypb"
 )
 
 // Speaker is a real GoBGP speaker playing a Cilium node: it connects from its
@@ -35,7 +34,7 @@ type SpeakerConfig struct {
 
 // StartSpeaker starts a speaker that connects to the collector.
 func StartSpeaker(ctx context.Context, cfg SpeakerConfig, log zerolog.Logger) (*Speaker, error) {
-	srv := server.NewBgpServer(server.LoggerOption(gobgpLogger{log}))
+	srv := server.NewBgpServer(gobgpLogger(log, nil))
 	go srv.Serve()
 	err := srv.StartBgp(ctx, &api.StartBgpRequest{Global: &api.Global{Asn: cfg.ASN, RouterId: cfg.Local.String(),
 		ListenPort: -1}})
@@ -73,30 +72,39 @@ func (s *Speaker) Stop() {
 	s.srv.Stop()
 }
 
-func (s *Speaker) path(p netip.Prefix, nextHop netip.Addr) *api.Path {
-	origin, _ := apiutil.MarshalPathAttributes([]bgp.PathAttributeInterface{bgp.NewPathAttributeOrigin(0)})
-	var nlri *anypb.Any
-	var fam *api.Family
-	attrs := origin
-	if p.Addr().Is4() {
-		nlri, _ = apiutil.MarshalNLRI(bgp.NewIPAddrPrefix(uint8(p.Bits()), p.Addr().String()))
-		fam = unicastFamilies[0]
-		nh, _ := apiutil.MarshalPathAttributes([]bgp.PathAttributeInterface{bgp.NewPathAttributeNextHop(nextHop.String())})
-		attrs = append(attrs, nh...)
-	} else {
-		n := bgp.NewIPv6AddrPrefix(uint8(p.Bits()), p.Addr().String())
-		nlri, _ = apiutil.MarshalNLRI(n)
-		fam = unicastFamilies[1]
-		mp, _ := apiutil.MarshalPathAttributes([]bgp.PathAttributeInterface{
-			bgp.NewPathAttributeMpReachNLRI(nextHop.String(), []bgp.AddrPrefixInterface{n})})
-		attrs = append(attrs, mp...)
+// UnicastPath is an IPv4 or IPv6 unicast path to announce from a GoBGP
+// server (AddPath): origin IGP, the next hop, and extra attributes.
+func UnicastPath(p netip.Prefix, nextHop netip.Addr, extra ...bgp.PathAttributeInterface) (*apiutil.Path, error) {
+	n, err := bgp.NewIPAddrPrefix(p)
+	if err != nil {
+		return nil, fmt.Errorf("prefix %s: %w", p, err)
 	}
-	return &api.Path{Family: fam, Nlri: nlri, Pattrs: attrs}
+	attrs := append([]bgp.PathAttributeInterface{bgp.NewPathAttributeOrigin(0)}, extra...)
+	fam := bgp.RF_IPv4_UC
+	if p.Addr().Is4() {
+		nh, err := bgp.NewPathAttributeNextHop(nextHop)
+		if err != nil {
+			return nil, fmt.Errorf("next hop %s: %w", nextHop, err)
+		}
+		attrs = append(attrs, nh)
+	} else {
+		fam = bgp.RF_IPv6_UC
+		mp, err := bgp.NewPathAttributeMpReachNLRI(fam, []bgp.PathNLRI{{NLRI: n}}, nextHop)
+		if err != nil {
+			return nil, fmt.Errorf("next hop %s: %w", nextHop, err)
+		}
+		attrs = append(attrs, mp)
+	}
+	return &apiutil.Path{Family: fam, Nlri: n, Attrs: attrs}, nil
 }
 
 // Announce announces prefix with the given next hop.
 func (s *Speaker) Announce(ctx context.Context, prefix netip.Prefix, nextHop netip.Addr) error {
-	if _, err := s.srv.AddPath(ctx, &api.AddPathRequest{Path: s.path(prefix, nextHop)}); err != nil {
+	p, err := UnicastPath(prefix, nextHop)
+	if err == nil {
+		_, err = s.srv.AddPath(apiutil.AddPathRequest{Paths: []*apiutil.Path{p}})
+	}
+	if err != nil {
 		return fmt.Errorf("announcing %s from %s: %w", prefix, s.Addr, err)
 	}
 	return nil
@@ -104,7 +112,11 @@ func (s *Speaker) Announce(ctx context.Context, prefix netip.Prefix, nextHop net
 
 // Withdraw withdraws prefix.
 func (s *Speaker) Withdraw(ctx context.Context, prefix netip.Prefix, nextHop netip.Addr) error {
-	if err := s.srv.DeletePath(ctx, &api.DeletePathRequest{Path: s.path(prefix, nextHop)}); err != nil {
+	p, err := UnicastPath(prefix, nextHop)
+	if err == nil {
+		err = s.srv.DeletePath(apiutil.DeletePathRequest{Paths: []*apiutil.Path{p}})
+	}
+	if err != nil {
 		return fmt.Errorf("withdrawing %s from %s: %w", prefix, s.Addr, err)
 	}
 	return nil
@@ -113,9 +125,9 @@ func (s *Speaker) Withdraw(ctx context.Context, prefix netip.Prefix, nextHop net
 // Received counts the prefixes the speaker received from the collector.
 func (s *Speaker) Received(ctx context.Context) int {
 	n := 0
-	for _, f := range unicastFamilies {
-		_ = s.srv.ListPath(ctx, &api.ListPathRequest{TableType: api.TableType_ADJ_IN, Family: f,
-			Name: s.peerName(ctx)}, func(*api.Destination) { n++ })
+	for _, f := range []bgp.Family{bgp.RF_IPv4_UC, bgp.RF_IPv6_UC} {
+		_ = s.srv.ListPath(apiutil.ListPathRequest{TableType: api.TableType_TABLE_TYPE_ADJ_IN, Family: f,
+			Name: s.peerName(ctx)}, func(bgp.NLRI, []*apiutil.Path) { n++ })
 	}
 	return n
 }
@@ -130,7 +142,7 @@ func (s *Speaker) peerName(ctx context.Context) string {
 func (s *Speaker) Established(ctx context.Context) bool {
 	up := false
 	_ = s.srv.ListPeer(ctx, &api.ListPeerRequest{}, func(p *api.Peer) {
-		up = p.State != nil && p.State.SessionState == api.PeerState_ESTABLISHED
+		up = p.State != nil && p.State.SessionState == api.PeerState_SESSION_STATE_ESTABLISHED
 	})
 	return up
 }

@@ -291,14 +291,3 @@ func (s *Store) DropFamily(peer netip.Addr, isV6 bool) {
 	s.dropStaged(e, isV6)
 	s.bump()
 }
-
-// forgetFamily takes a family the session lost (GoBGP disabled it) out of
-// the peer's families, so its End-of-RIB is no longer awaited.
-func (s *Store) forgetFamily(peer netip.Addr, family string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if e, ok := s.peers[peerKey{addr: peer}]; ok {
-		e.info.Families = slices.DeleteFunc(slices.Clone(e.info.Families), func(f string) bool { return f == family })
-		s.bump()
-	}
-}

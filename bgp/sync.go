@@ -222,19 +222,6 @@ func (s *initialSync) endOfRIB(peer netip.Addr, family string, isV6 bool, eor fu
 	eor()
 }
 
-// familyGone stops awaiting the End-of-RIB of a family the session lost
-// (GoBGP disabled it); the sync ends when no other family is awaited.
-func (s *initialSync) familyGone(peer netip.Addr, family string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if sp, ok := s.peers[peer]; ok {
-		sp.awaiting = slices.DeleteFunc(sp.awaiting, func(f string) bool { return f == family })
-		if len(sp.awaiting) == 0 {
-			s.flushLocked(peer)
-		}
-	}
-}
-
 // flush publishes the peer's staged paths and ends its initial sync.
 func (s *initialSync) flush(peer netip.Addr) {
 	s.mu.Lock()

@@ -136,17 +136,6 @@ func TestInitialSyncHoldsTheTableUntilEndOfRIB(t *testing.T) {
 			},
 			before: []string{"127.0.1.11 +10.0.1.0/24", "EoR ipv4", "127.0.1.11 -10.0.1.0/24",
 				"127.0.1.11 +fd00:1::/64", "EoR ipv6"}},
-		{name: "a family GoBGP disabled is not awaited", settle: time.Hour, limit: time.Hour,
-			steps: func(s *initialSync, r *syncRecorder) {
-				s.peerUp(a, []string{"ipv4-unicast", "ipv6-unicast"})
-				s.update(a, announce("10.0.1.0/24"))
-				s.endOfRIB(a, "ipv4-unicast", false, func() { r.add("EoR ipv4") })
-				s.update(a, announce("10.0.2.0/24"))
-				s.familyGone(a, "ipv6-unicast")
-				s.update(a, announce("10.0.3.0/24"))
-			},
-			before: []string{"127.0.1.11 +10.0.1.0/24", "EoR ipv4", "127.0.1.11 +10.0.2.0/24",
-				"127.0.1.11 +10.0.3.0/24"}},
 		{name: "a peer not syncing goes straight through", settle: time.Hour, limit: time.Hour,
 			steps: func(s *initialSync, r *syncRecorder) {
 				s.peerUp(a, nil)

@@ -8,8 +8,10 @@ import (
 	"sync"
 	"time"
 
-	api "github.com/osrg/gobgp/v3/api"
-	"github.com/osrg/gobgp/v3/pkg/apiutil"
+	api "github.com/osrg/gobgp/v4/api"
+	"github.com/osrg/gobgp/v4/pkg/apiutil"
+	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
+	"github.com/osrg/gobgp/v4/pkg/server"
 )
 
 // watch subscribes to GoBGP's peer state changes and End-of-RIB markers. Paths
@@ -18,26 +20,17 @@ import (
 // states, for the peers list, and End-of-RIB, which GoBGP's BMP client does
 // not forward: it is handed to the feed with the session it belongs to.
 func (c *Collector) watch(ctx context.Context, f *routeFeed) error {
-	// sessions counts each peer's sessions, as the feed counts Peer Ups (the
-	// callback runs on one goroutine).
+	// sessions counts each peer's sessions, as the feed counts Peer Ups (GoBGP
+	// runs both callbacks of one watch on one goroutine).
 	sessions := map[netip.Addr]uint64{}
-	err := c.srv.WatchEvent(ctx, &api.WatchEventRequest{
-		Peer: &api.WatchEventRequest_Peer{},
-		Table: &api.WatchEventRequest_Table{Filters: []*api.WatchEventRequest_Table_Filter{
-			{Type: api.WatchEventRequest_Table_Filter_EOR, Init: true},
-		}},
-	}, func(r *api.WatchEventResponse) {
-		switch ev := r.Event.(type) {
-		case *api.WatchEventResponse_Peer:
-			c.onPeerState(ev.Peer, sessions)
-		case *api.WatchEventResponse_Table:
-			for _, p := range ev.Table.Paths {
-				if peer, err := parseAddr(p.NeighborIp); err == nil && isEOR(p) {
-					f.endOfRIB(peer, familyName(p.Family), p.Family.GetAfi() == api.Family_AFI_IP6, sessions[peer])
-				}
+	err := c.srv.WatchEvent(ctx, server.WatchEventMessageCallbacks{
+		OnPeerUpdate: func(ev *apiutil.WatchEventMessage_PeerEvent, _ time.Time) { c.onPeerState(ev, sessions) },
+		OnPathEor: func(p *apiutil.Path, _ time.Time) {
+			if peer := p.PeerAddress.Unmap(); peer.IsValid() {
+				f.endOfRIB(peer, p.Family.String(), p.Family.Afi() == gobgp.AFI_IP6, sessions[peer])
 			}
-		}
-	})
+		},
+	}, server.WatchPeer(), server.WatchEor(true))
 	if err != nil {
 		return fmt.Errorf("watching BGP events: %w", err)
 	}
@@ -46,20 +39,20 @@ func (c *Collector) watch(ctx context.Context, f *routeFeed) error {
 
 // onPeerState counts established sessions and records the states between
 // sessions; the feed records a session's start and end.
-func (c *Collector) onPeerState(ev *api.WatchEventResponse_PeerEvent, sessions map[netip.Addr]uint64) {
-	if ev.Type != api.WatchEventResponse_PeerEvent_STATE || ev.Peer == nil || ev.Peer.State == nil {
+func (c *Collector) onPeerState(ev *apiutil.WatchEventMessage_PeerEvent, sessions map[netip.Addr]uint64) {
+	if ev.Type != apiutil.PEER_EVENT_STATE {
 		return
 	}
 	st := ev.Peer.State
-	addr, err := parseAddr(st.NeighborAddress)
-	if err != nil || !addr.IsValid() {
+	addr := st.NeighborAddress.Unmap()
+	if !addr.IsValid() {
 		return
 	}
-	if st.SessionState == api.PeerState_ESTABLISHED {
+	if st.SessionState == gobgp.BGP_FSM_ESTABLISHED {
 		sessions[addr]++
 		return
 	}
-	state := strings.ToLower(strings.TrimPrefix(st.SessionState.String(), "SESSION_STATE_"))
+	state := strings.ToLower(strings.TrimPrefix(st.SessionState.String(), "BGP_FSM_"))
 	c.store.PeerState(addr, state, !c.isStatic(addr))
 }
 
@@ -92,18 +85,4 @@ func (c *Collector) keepStale(addr netip.Addr, rt *restartTimes) time.Duration {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	return min(rt.m[addr], c.cfg.GraceWindow)
-}
-
-// isEOR reports whether a watched path is an End-of-RIB marker.
-func isEOR(p *api.Path) bool { return p.Nlri == nil && len(p.NlriBinary) == 0 }
-
-// familyName is "ipv4-unicast" or "ipv6-unicast".
-func familyName(f *api.Family) string { return apiutil.ToRouteFamily(f).String() }
-
-func parseAddr(s string) (netip.Addr, error) {
-	if s == "" || s == "<nil>" {
-		return netip.Addr{}, nil
-	}
-	a, err := netip.ParseAddr(s)
-	return a.Unmap(), err
 }

@@ -7,11 +7,12 @@ import (
 	"testing"
 	"time"
 
-	api "github.com/osrg/gobgp/v3/api"
-	"github.com/osrg/gobgp/v3/pkg/apiutil"
-	gobgp "github.com/osrg/gobgp/v3/pkg/packet/bgp"
-	"github.com/osrg/gobgp/v3/pkg/server"
+	api "github.com/osrg/gobgp/v4/api"
+	"github.com/osrg/gobgp/v4/pkg/apiutil"
+	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
+	"github.com/osrg/gobgp/v4/pkg/server"
 
+	"github.com/routewarden/routewarden/bgp"
 	"github.com/routewarden/routewarden/internal/loopback"
 )
 
@@ -32,12 +33,21 @@ func addPathNode(t *testing.T, ctx context.Context, addr netip.Addr, port int32)
 	return srv
 }
 
-func nodePath(prefix, nh string) *api.Path {
-	p := netip.MustParsePrefix(prefix)
-	nlri, _ := apiutil.MarshalNLRI(gobgp.NewIPAddrPrefix(uint8(p.Bits()), p.Addr().String()))
-	attrs, _ := apiutil.MarshalPathAttributes([]gobgp.PathAttributeInterface{
-		gobgp.NewPathAttributeOrigin(0), gobgp.NewPathAttributeNextHop(nh)})
-	return &api.Path{Family: unicast(api.Family_AFI_IP), Nlri: nlri, Pattrs: attrs}
+func nodePath(prefix, nh string) *apiutil.Path {
+	p, err := bgp.UnicastPath(netip.MustParsePrefix(prefix), netip.MustParseAddr(nh))
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+func addPath(srv *server.BgpServer, p *apiutil.Path) error {
+	_, err := srv.AddPath(apiutil.AddPathRequest{Paths: []*apiutil.Path{p}})
+	return err
+}
+
+func deletePath(srv *server.BgpServer, p *apiutil.Path) error {
+	return srv.DeletePath(apiutil.DeletePathRequest{Paths: []*apiutil.Path{p}})
 }
 
 // TestGoBGPAddPath: a node sends ADD-PATH to a GoBGP ToR that monitors it
@@ -54,27 +64,27 @@ func TestGoBGPAddPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	node := addPathNode(t, ctx, node1, port)
-	if _, err := node.AddPath(ctx, &api.AddPathRequest{Path: nodePath("10.244.1.0/24", "10.0.0.11")}); err != nil {
+	if err := addPath(node, nodePath("10.244.1.0/24", "10.0.0.11")); err != nil {
 		t.Fatal(err)
 	}
 	// Wait until the ToR has it, then start monitoring: it comes in the initial dump.
 	waitFor(t, ctx, func() bool {
 		n := 0
-		_ = tor.ListPath(ctx, &api.ListPathRequest{TableType: api.TableType_GLOBAL, Family: unicast(api.Family_AFI_IP)},
-			func(*api.Destination) { n++ })
+		_ = tor.ListPath(apiutil.ListPathRequest{TableType: api.TableType_TABLE_TYPE_GLOBAL, Family: gobgp.RF_IPv4_UC},
+			func(gobgp.NLRI, []*apiutil.Path) { n++ })
 		return n == 1
 	})
-	addBMP(t, ctx, tor, st, api.AddBmpRequest_PRE, "tor1")
+	addBMP(t, ctx, tor, st, api.AddBmpRequest_MONITORING_POLICY_PRE, "tor1")
 	const line = " peer=127.0.1.11 nh=10.0.0.11 as=65010 id=127.0.1.11 path=[65010] pathid="
 	waitRoutes(t, st.store, []string{"10.244.1.0/24" + line + "0"})
-	if _, err := node.AddPath(ctx, &api.AddPathRequest{Path: nodePath("10.244.2.0/24", "10.0.0.11")}); err != nil {
+	if err := addPath(node, nodePath("10.244.2.0/24", "10.0.0.11")); err != nil {
 		t.Fatal(err)
 	}
 	rs := waitRoutesPrefix(t, st, "10.244.2.0/24")
 	if strings.HasSuffix(rs, "pathid=0") {
 		t.Fatalf("live path without the ID GoBGP put in it: %s", rs)
 	}
-	if err := node.DeletePath(ctx, &api.DeletePathRequest{Path: nodePath("10.244.1.0/24", "10.0.0.11")}); err != nil {
+	if err := deletePath(node, nodePath("10.244.1.0/24", "10.0.0.11")); err != nil {
 		t.Fatal(err)
 	}
 	waitRoutes(t, st.store, []string{rs})

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	gobgp "github.com/osrg/gobgp/v3/pkg/packet/bgp"
+	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
 	"github.com/routewarden/routewarden/bgp/wire"
 )
 

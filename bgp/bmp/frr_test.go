@@ -14,8 +14,6 @@ import (
 	"testing"
 	"time"
 
-	api "github.com/osrg/gobgp/v3/api"
-
 	"github.com/routewarden/routewarden/bgp/dump"
 	"github.com/routewarden/routewarden/internal/loopback"
 	"github.com/routewarden/routewarden/internal/testam"
@@ -203,7 +201,7 @@ func TestFRRAddPath(t *testing.T) {
 	startFRRBMP(t, port, frrBMPConfig(t.TempDir(), st.port(), node1))
 	node := addPathNode(t, ctx, node1, port)
 	for _, p := range []string{"10.244.1.0/24", "10.244.2.0/24"} {
-		if _, err := node.AddPath(ctx, &api.AddPathRequest{Path: nodePath(p, "10.0.0.11")}); err != nil {
+		if err := addPath(node, nodePath(p, "10.0.0.11")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -214,7 +212,7 @@ func TestFRRAddPath(t *testing.T) {
 	if !strings.Contains(st.logs.String(), `"addPathV4":true`) {
 		t.Errorf("ADD-PATH not negotiated according to the Peer Up:\n%s", st.logs.String())
 	}
-	if err := node.DeletePath(ctx, &api.DeletePathRequest{Path: nodePath("10.244.1.0/24", "10.0.0.11")}); err != nil {
+	if err := deletePath(node, nodePath("10.244.1.0/24", "10.0.0.11")); err != nil {
 		t.Fatal(err)
 	}
 	b := "10.244.2.0/24" + line

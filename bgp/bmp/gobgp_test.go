@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	api "github.com/osrg/gobgp/v3/api"
-	"github.com/osrg/gobgp/v3/pkg/server"
+	api "github.com/osrg/gobgp/v4/api"
+	"github.com/osrg/gobgp/v4/pkg/server"
 	"github.com/rs/zerolog"
 
 	"github.com/routewarden/routewarden/bgp"
@@ -78,9 +78,9 @@ func TestGoBGPRouterAsSender(t *testing.T) {
 		policy api.AddBmpRequest_MonitoringPolicy
 		view   string
 	}{
-		{"pre-policy", api.AddBmpRequest_PRE, viewPre},
-		{"post-policy", api.AddBmpRequest_POST, viewPost},
-		{"all: post-policy wins, learned loc-rib paths skipped", api.AddBmpRequest_ALL, viewPost},
+		{"pre-policy", api.AddBmpRequest_MONITORING_POLICY_PRE, viewPre},
+		{"post-policy", api.AddBmpRequest_MONITORING_POLICY_POST, viewPost},
+		{"all: post-policy wins, learned loc-rib paths skipped", api.AddBmpRequest_MONITORING_POLICY_ALL, viewPost},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -134,7 +134,8 @@ func TestGoBGPRouterAsSender(t *testing.T) {
 
 // TestGoBGPNodeLocRIB plays a Cilium node (GoBGP, bmpServers with Loc-RIB
 // monitoring): the node's own routes, next hop unspecified, belong to the
-// node's address; the sysName names it.
+// node's address; the sysName names it. GoBGP v4's Loc-RIB Peer Up says
+// ADD-PATH, and its routes carry their local path ID (1; v3 sent none).
 func TestGoBGPNodeLocRIB(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -142,14 +143,14 @@ func TestGoBGPNodeLocRIB(t *testing.T) {
 	node := startGoBGP(t, ctx, &api.Global{Asn: 65010, RouterId: "127.0.1.13", ListenPort: -1})
 	announce := func(prefix string) {
 		t.Helper()
-		if _, err := node.AddPath(ctx, &api.AddPathRequest{Path: nodePath(prefix, "0.0.0.0")}); err != nil {
+		if err := addPath(node, nodePath(prefix, "0.0.0.0")); err != nil {
 			t.Fatal(err)
 		}
 	}
 	announce("10.244.3.0/24")
-	addBMP(t, ctx, node, st, api.AddBmpRequest_LOCAL, "node3")
+	addBMP(t, ctx, node, st, api.AddBmpRequest_MONITORING_POLICY_LOCAL, "node3")
 	announce("10.244.4.0/24")
-	const line = " peer=127.0.0.1 nh=invalid IP as=65010 id=127.0.1.13 path=[] pathid=0"
+	const line = " peer=127.0.0.1 nh=invalid IP as=65010 id=127.0.1.13 path=[] pathid=1"
 	waitRoutes(t, st.store, []string{"10.244.3.0/24" + line, "10.244.4.0/24" + line})
 	ps := st.store.MonitoredPeers()
 	if len(ps) != 1 || ps[0].BMP.SysName != "node3" || ps[0].BMP.View != viewLocRIB {

@@ -11,9 +11,8 @@ import (
 	"testing"
 	"time"
 
-	api "github.com/osrg/gobgp/v3/api"
-	"github.com/osrg/gobgp/v3/pkg/log"
-	"github.com/osrg/gobgp/v3/pkg/server"
+	api "github.com/osrg/gobgp/v4/api"
+	"github.com/osrg/gobgp/v4/pkg/server"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
@@ -23,18 +22,8 @@ import (
 	"github.com/routewarden/routewarden/validator"
 )
 
-// quiet drops GoBGP's own logs in tests.
-type quiet struct{}
-
-func (quiet) Panic(string, log.Fields) {}
-func (quiet) Fatal(string, log.Fields) {}
-func (quiet) Error(string, log.Fields) {}
-func (quiet) Warn(string, log.Fields)  {}
-func (quiet) Info(string, log.Fields)  {}
-func (quiet) Debug(string, log.Fields) {}
-func (quiet) SetLevel(log.LogLevel)    {}
-func (quiet) GetLevel() log.LogLevel   { return log.ErrorLevel }
-func newGoBGP() *server.BgpServer      { return server.NewBgpServer(server.LoggerOption(quiet{})) }
+// newGoBGP makes a GoBGP server; without a logger it logs nothing.
+func newGoBGP() *server.BgpServer { return server.NewBgpServer() }
 func stopGoBGP(s *server.BgpServer) {
 	_ = s.StopBgp(context.Background(), &api.StopBgpRequest{})
 	s.Stop()

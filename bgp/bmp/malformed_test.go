@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	gobgp "github.com/osrg/gobgp/v3/pkg/packet/bgp"
-	gbmp "github.com/osrg/gobgp/v3/pkg/packet/bmp"
+	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
+	gbmp "github.com/osrg/gobgp/v4/pkg/packet/bmp"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 	"go.uber.org/goleak"
@@ -50,7 +50,7 @@ func TestMalformedInput(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	p := netip.MustParseAddr("127.0.1.11")
 	announce := func(t *testing.T, prefix string) []byte {
-		return routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.AddrPrefixInterface{v4(prefix, 0)}, false, false)
+		return routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.PathNLRI{v4(prefix, 0)}, false, false)
 	}
 	good := func(t *testing.T) []byte { return announce(t, "10.244.1.0/24") }
 	line := func(prefix string) string {
@@ -150,9 +150,9 @@ func FuzzSession(f *testing.F) {
 	p := netip.MustParseAddr("127.0.1.11")
 	f.Add(initiation(f, "tor1"))
 	f.Add(append(peerUp(f, p, gobgp.BGP_ADD_PATH_RECEIVE, gobgp.BGP_ADD_PATH_SEND),
-		routeMonitoring(f, p, 0, "10.0.0.11", []gobgp.AddrPrefixInterface{v4("10.244.1.0/24", 3)}, false, true)...))
-	f.Add(routeMonitoring(f, p, post, "fd00::11", []gobgp.AddrPrefixInterface{v6("fd00:10:244:1::/64", 0)}, false, false))
-	f.Add(routeMonitoring(f, p, 0, "", []gobgp.AddrPrefixInterface{v6("fd00:10:244:1::/64", 0)}, true, false))
+		routeMonitoring(f, p, 0, "10.0.0.11", []gobgp.PathNLRI{v4("10.244.1.0/24", 3)}, false, true)...))
+	f.Add(routeMonitoring(f, p, post, "fd00::11", []gobgp.PathNLRI{v6("fd00:10:244:1::/64", 0)}, false, false))
+	f.Add(routeMonitoring(f, p, 0, "", []gobgp.PathNLRI{v6("fd00:10:244:1::/64", 0)}, true, false))
 	f.Add(peerDownMsg(f, p))
 	st, err := New(Config{Listen: "127.0.0.1:0"}, bgp.NewStore(), zerolog.Nop(), prometheus.NewRegistry())
 	if err != nil {

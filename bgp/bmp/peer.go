@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"net/netip"
 
-	gobgp "github.com/osrg/gobgp/v3/pkg/packet/bgp"
-	gbmp "github.com/osrg/gobgp/v3/pkg/packet/bmp"
+	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
+	gbmp "github.com/osrg/gobgp/v4/pkg/packet/bmp"
 
 	"github.com/routewarden/routewarden/bgp"
 	"github.com/routewarden/routewarden/bgp/wire"

@@ -6,7 +6,7 @@ import (
 	"io"
 	"net/netip"
 
-	gbmp "github.com/osrg/gobgp/v3/pkg/packet/bmp"
+	gbmp "github.com/osrg/gobgp/v4/pkg/packet/bmp"
 
 	"github.com/routewarden/routewarden/bgp"
 	"github.com/routewarden/routewarden/bgp/wire"

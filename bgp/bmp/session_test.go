@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	gobgp "github.com/osrg/gobgp/v3/pkg/packet/bgp"
-	gbmp "github.com/osrg/gobgp/v3/pkg/packet/bmp"
+	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
+	gbmp "github.com/osrg/gobgp/v4/pkg/packet/bmp"
 	"github.com/prometheus/common/expfmt"
 
 	"github.com/routewarden/routewarden/internal/wait"
@@ -35,42 +35,42 @@ func TestSessionMessages(t *testing.T) {
 	}{
 		{"pre-policy IPv4 and IPv6", func(t *testing.T) [][]byte {
 			return [][]byte{peerUp(t, p, 0, 0),
-				routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.AddrPrefixInterface{v4("10.244.1.0/24", 0), v4("10.244.9.0/24", 0)}, false, false),
-				routeMonitoring(t, p, 0, "fd00::11", []gobgp.AddrPrefixInterface{v6("fd00:10:244:1::/64", 0)}, false, false)}
+				routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.PathNLRI{v4("10.244.1.0/24", 0), v4("10.244.9.0/24", 0)}, false, false),
+				routeMonitoring(t, p, 0, "fd00::11", []gobgp.PathNLRI{v6("fd00:10:244:1::/64", 0)}, false, false)}
 		}, []string{line("10.244.1.0/24", 0, "10.0.0.11"), line("10.244.9.0/24", 0, "10.0.0.11"),
 			line("fd00:10:244:1::/64", 0, "fd00::11")}},
 		{"withdrawals", func(t *testing.T) [][]byte {
 			return [][]byte{
-				routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.AddrPrefixInterface{v4("10.244.1.0/24", 0), v4("10.244.9.0/24", 0)}, false, false),
-				routeMonitoring(t, p, 0, "fd00::11", []gobgp.AddrPrefixInterface{v6("fd00:10:244:1::/64", 0)}, false, false),
-				routeMonitoring(t, p, 0, "", []gobgp.AddrPrefixInterface{v4("10.244.9.0/24", 0)}, true, false),
-				routeMonitoring(t, p, 0, "", []gobgp.AddrPrefixInterface{v6("fd00:10:244:1::/64", 0)}, true, false)}
+				routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.PathNLRI{v4("10.244.1.0/24", 0), v4("10.244.9.0/24", 0)}, false, false),
+				routeMonitoring(t, p, 0, "fd00::11", []gobgp.PathNLRI{v6("fd00:10:244:1::/64", 0)}, false, false),
+				routeMonitoring(t, p, 0, "", []gobgp.PathNLRI{v4("10.244.9.0/24", 0)}, true, false),
+				routeMonitoring(t, p, 0, "", []gobgp.PathNLRI{v6("fd00:10:244:1::/64", 0)}, true, false)}
 		}, []string{line("10.244.1.0/24", 0, "10.0.0.11")}},
 		{"ADD-PATH from the Peer Up OPENs: two paths of one prefix", func(t *testing.T) [][]byte {
 			return [][]byte{peerUp(t, p, gobgp.BGP_ADD_PATH_RECEIVE, gobgp.BGP_ADD_PATH_SEND),
-				routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.AddrPrefixInterface{v4("10.244.1.0/24", 1)}, false, true),
-				routeMonitoring(t, p, 0, "10.0.0.12", []gobgp.AddrPrefixInterface{v4("10.244.1.0/24", 2)}, false, true),
-				routeMonitoring(t, p, 0, "fd00::11", []gobgp.AddrPrefixInterface{v6("fd00:10:244:1::/64", 7)}, false, true)}
+				routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.PathNLRI{v4("10.244.1.0/24", 1)}, false, true),
+				routeMonitoring(t, p, 0, "10.0.0.12", []gobgp.PathNLRI{v4("10.244.1.0/24", 2)}, false, true),
+				routeMonitoring(t, p, 0, "fd00::11", []gobgp.PathNLRI{v6("fd00:10:244:1::/64", 7)}, false, true)}
 		}, []string{line("10.244.1.0/24", 1, "10.0.0.11"), line("10.244.1.0/24", 2, "10.0.0.12"),
 			line("fd00:10:244:1::/64", 7, "fd00::11")}},
 		{"ADD-PATH negotiated, IDs left out (FRR 8.4): two prefixes in one UPDATE", func(t *testing.T) [][]byte {
 			return [][]byte{peerUp(t, p, gobgp.BGP_ADD_PATH_RECEIVE, gobgp.BGP_ADD_PATH_SEND),
-				routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.AddrPrefixInterface{v4("10.244.1.0/24", 0), v4("10.244.2.0/24", 0)}, false, false),
-				routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.AddrPrefixInterface{v4("10.244.3.0/24", 5), v4("10.244.4.0/24", 6)}, false, true),
-				routeMonitoring(t, p, 0, "", []gobgp.AddrPrefixInterface{v4("10.244.2.0/24", 9)}, true, true)}
+				routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.PathNLRI{v4("10.244.1.0/24", 0), v4("10.244.2.0/24", 0)}, false, false),
+				routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.PathNLRI{v4("10.244.3.0/24", 5), v4("10.244.4.0/24", 6)}, false, true),
+				routeMonitoring(t, p, 0, "", []gobgp.PathNLRI{v4("10.244.2.0/24", 9)}, true, true)}
 		}, []string{line("10.244.1.0/24", 0, "10.0.0.11"), line("10.244.3.0/24", 5, "10.0.0.11"), line("10.244.4.0/24", 6, "10.0.0.11")}},
 		{"post-policy supersedes pre-policy", func(t *testing.T) [][]byte {
 			return [][]byte{
-				routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.AddrPrefixInterface{v4("10.244.9.0/24", 0)}, false, false),
-				routeMonitoring(t, p, post, "10.0.0.11", []gobgp.AddrPrefixInterface{v4("10.244.1.0/24", 0)}, false, false),
-				routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.AddrPrefixInterface{v4("10.244.8.0/24", 0)}, false, false)}
+				routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.PathNLRI{v4("10.244.9.0/24", 0)}, false, false),
+				routeMonitoring(t, p, post, "10.0.0.11", []gobgp.PathNLRI{v4("10.244.1.0/24", 0)}, false, false),
+				routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.PathNLRI{v4("10.244.8.0/24", 0)}, false, false)}
 		}, []string{line("10.244.1.0/24", 0, "10.0.0.11")}},
 		{"Adj-RIB-Out ignored", func(t *testing.T) [][]byte {
-			return [][]byte{routeMonitoring(t, p, out, "10.0.0.11", []gobgp.AddrPrefixInterface{v4("10.244.1.0/24", 0)}, false, false)}
+			return [][]byte{routeMonitoring(t, p, out, "10.0.0.11", []gobgp.PathNLRI{v4("10.244.1.0/24", 0)}, false, false)}
 		}, nil},
 		{"peer down drops the peer's routes", func(t *testing.T) [][]byte {
 			return [][]byte{peerUp(t, p, 0, 0),
-				routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.AddrPrefixInterface{v4("10.244.1.0/24", 0)}, false, false),
+				routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.PathNLRI{v4("10.244.1.0/24", 0)}, false, false),
 				peerDownMsg(t, p)}
 		}, nil},
 	}
@@ -117,7 +117,7 @@ func TestReconnect(t *testing.T) {
 	p := netip.MustParseAddr("127.0.1.11")
 	st := startStation(t)
 	rm := func(prefix string) []byte {
-		return routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.AddrPrefixInterface{v4(prefix, 0)}, false, false)
+		return routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.PathNLRI{v4(prefix, 0)}, false, false)
 	}
 	old := st.dial(t, slices.Concat(initiation(t, "tor1"), rm("10.244.1.0/24")))
 	waitRoutes(t, st.store, []string{"10.244.1.0/24 peer=127.0.1.11 nh=10.0.0.11 as=65010 id=127.0.1.11 path=[65010] pathid=0"})
@@ -138,7 +138,7 @@ func TestReconnectWithdrawn(t *testing.T) {
 	p := netip.MustParseAddr("127.0.1.11")
 	st := startStation(t)
 	rm := func(prefix string) []byte {
-		return routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.AddrPrefixInterface{v4(prefix, 0)}, false, false)
+		return routeMonitoring(t, p, 0, "10.0.0.11", []gobgp.PathNLRI{v4(prefix, 0)}, false, false)
 	}
 	a := "10.244.1.0/24 peer=127.0.1.11 nh=10.0.0.11 as=65010 id=127.0.1.11 path=[65010] pathid=0"
 	b := "10.244.2.0/24 peer=127.0.1.11 nh=10.0.0.11 as=65010 id=127.0.1.11 path=[65010] pathid=0"

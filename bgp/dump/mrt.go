@@ -8,8 +8,8 @@ import (
 	"io"
 	"net/netip"
 
-	"github.com/osrg/gobgp/v3/pkg/packet/bgp"
-	"github.com/osrg/gobgp/v3/pkg/packet/mrt"
+	"github.com/osrg/gobgp/v4/pkg/packet/bgp"
+	"github.com/osrg/gobgp/v4/pkg/packet/mrt"
 
 	"github.com/routewarden/routewarden/validator"
 )
@@ -48,8 +48,8 @@ func readMRT(name string, r *bufio.Reader) ([]validator.Route, error) {
 			}
 			return nil, fmt.Errorf("%s: MRT record %d at byte %d: truncated header (%v)", name, record, offset, err)
 		}
-		var h mrt.MRTHeader
-		if err := h.DecodeFromBytes(hdrBuf); err != nil {
+		h, err := mrt.ParseHeader(hdrBuf)
+		if err != nil {
 			return nil, fmt.Errorf("%s: MRT record %d at byte %d: %v", name, record, offset, err)
 		}
 		if h.Len > 1<<24 {
@@ -63,7 +63,6 @@ func readMRT(name string, r *bufio.Reader) ([]validator.Route, error) {
 		}
 		at := offset
 		offset += mrtHeaderLen + int64(h.Len)
-		var err error
 		if h.Type != mrt.TABLE_DUMPv2 {
 			if h.Type == mrt.BGP4MP || h.Type == mrt.BGP4MP_ET {
 				updates++
@@ -80,7 +79,7 @@ func readMRT(name string, r *bufio.Reader) ([]validator.Route, error) {
 			}
 			h.Len = uint32(len(body))
 		}
-		msg, err := mrt.ParseMRTBody(&h, body)
+		msg, err := mrt.ParseBody(body, h)
 		if err != nil {
 			return nil, fmt.Errorf("%s: MRT record %d at byte %d (TABLE_DUMP_V2 subtype %d): %v", name, record, at,
 				h.SubType, err)
@@ -126,9 +125,7 @@ func ribRoutes(rib *mrt.Rib, peers []*mrt.Peer) ([]validator.Route, error) {
 		}
 		p := peers[e.PeerIndex]
 		rt := validator.Route{Prefix: pf.Masked(), Attributes: &validator.Attributes{PeerASN: p.AS}, PathID: e.PathIdentifier}
-		rt.Peer, _ = netip.AddrFromSlice(p.IpAddress)
-		rt.RouterID, _ = netip.AddrFromSlice(p.BgpId)
-		rt.Peer, rt.RouterID = rt.Peer.Unmap(), rt.RouterID.Unmap()
+		rt.Peer, rt.RouterID = p.IpAddress.Unmap(), p.BgpId.Unmap()
 		applyAttributes(&rt, e.PathAttributes)
 		out = append(out, rt)
 	}
@@ -141,12 +138,12 @@ func applyAttributes(rt *validator.Route, attrs []bgp.PathAttributeInterface) {
 	for _, a := range attrs {
 		switch v := a.(type) {
 		case *bgp.PathAttributeNextHop:
-			if nh, ok := netip.AddrFromSlice(v.Value); ok && !rt.NextHop.IsValid() {
-				rt.NextHop = nh.Unmap()
+			if v.Value.IsValid() && !rt.NextHop.IsValid() {
+				rt.NextHop = v.Value.Unmap()
 			}
 		case *bgp.PathAttributeMpReachNLRI:
-			if nh, ok := netip.AddrFromSlice(v.Nexthop); ok {
-				rt.NextHop = nh.Unmap()
+			if v.Nexthop.IsValid() {
+				rt.NextHop = v.Nexthop.Unmap()
 			}
 		case *bgp.PathAttributeAsPath:
 			for _, seg := range v.Value {

@@ -18,7 +18,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/osrg/gobgp/v3/pkg/packet/bgp"
+	"github.com/osrg/gobgp/v4/pkg/packet/bgp"
 )
 
 // Open is what the speaker announces in its OPEN.
@@ -36,7 +36,7 @@ type Open struct {
 	// RestartTime > 0 advertises graceful restart with that restart time (s),
 	// for RestartFamilies (IPv4 and IPv6 unicast when empty).
 	RestartTime     uint16
-	RestartFamilies []bgp.RouteFamily
+	RestartFamilies []bgp.Family
 }
 
 // Notification is a NOTIFICATION received from the peer.
@@ -90,7 +90,7 @@ func openMessage(o Open) ([]byte, error) {
 	if o.RestartTime > 0 {
 		families := o.RestartFamilies
 		if len(families) == 0 {
-			families = []bgp.RouteFamily{bgp.RF_IPv4_UC, bgp.RF_IPv6_UC}
+			families = []bgp.Family{bgp.RF_IPv4_UC, bgp.RF_IPv6_UC}
 		}
 		var tuples []*bgp.CapGracefulRestartTuple
 		for _, rf := range families {
@@ -102,8 +102,11 @@ func openMessage(o Open) ([]byte, error) {
 	if o.ASN <= 0xffff {
 		as2 = uint16(o.ASN)
 	}
-	m := bgp.NewBGPOpenMessage(as2, o.HoldTime, o.RouterID.String(),
+	m, err := bgp.NewBGPOpenMessage(as2, o.HoldTime, o.RouterID,
 		[]bgp.OptionParameterInterface{bgp.NewOptionParameterCapability(caps)})
+	if err != nil {
+		return nil, fmt.Errorf("rawbgp: building the OPEN: %w", err)
+	}
 	return m.Serialize()
 }
 

@@ -4,7 +4,7 @@ import (
 	"net/netip"
 	"testing"
 
-	"github.com/osrg/gobgp/v3/pkg/packet/bgp"
+	"github.com/osrg/gobgp/v4/pkg/packet/bgp"
 )
 
 func prefixes(n int, v6 bool) []netip.Prefix {
@@ -31,7 +31,7 @@ func decode(t *testing.T, msgs [][]byte, addPath bool) decoded {
 	t.Helper()
 	opt := &bgp.MarshallingOption{}
 	if addPath {
-		opt.AddPath = map[bgp.RouteFamily]bgp.BGPAddPathMode{bgp.RF_IPv4_UC: bgp.BGP_ADD_PATH_BOTH,
+		opt.AddPath = map[bgp.Family]bgp.BGPAddPathMode{bgp.RF_IPv4_UC: bgp.BGP_ADD_PATH_BOTH,
 			bgp.RF_IPv6_UC: bgp.BGP_ADD_PATH_BOTH}
 	}
 	d := decoded{prefixes: map[string]bool{}, nextHops: map[string]bool{}, ids: map[uint32]bool{},
@@ -45,14 +45,14 @@ func decode(t *testing.T, msgs [][]byte, addPath bool) decoded {
 			t.Fatalf("GoBGP cannot parse message %d: %v", i, err)
 		}
 		u := msg.Body.(*bgp.BGPUpdate)
-		if ok, err := bgp.ValidateUpdateMsg(u, map[bgp.RouteFamily]bgp.BGPAddPathMode{bgp.RF_IPv4_UC: 0,
+		if ok, err := bgp.ValidateUpdateMsg(u, map[bgp.Family]bgp.BGPAddPathMode{bgp.RF_IPv4_UC: 0,
 			bgp.RF_IPv6_UC: 0}, true, false, true); !ok && len(u.NLRI) > 0 {
 			t.Fatalf("message %d is not a valid UPDATE: %v", i, err)
 		}
-		add := func(ps ...bgp.AddrPrefixInterface) {
+		add := func(ps ...bgp.PathNLRI) {
 			for _, p := range ps {
-				d.prefixes[p.String()] = true
-				d.ids[p.PathIdentifier()] = true
+				d.prefixes[p.NLRI.String()] = true
+				d.ids[p.ID] = true
 			}
 		}
 		for _, n := range u.NLRI {
@@ -156,7 +156,7 @@ func TestEndOfRIB(t *testing.T) {
 // except the oversized one, whose only fault is its length.
 func TestBrokenIsBroken(t *testing.T) {
 	a := Attrs{NextHop: netip.MustParseAddr("10.0.0.1"), NextHop6: netip.MustParseAddr("fd00::1"), ASPath: []uint32{65010}}
-	rfs := map[bgp.RouteFamily]bgp.BGPAddPathMode{bgp.RF_IPv4_UC: 0, bgp.RF_IPv6_UC: 0}
+	rfs := map[bgp.Family]bgp.BGPAddPathMode{bgp.RF_IPv4_UC: 0, bgp.RF_IPv6_UC: 0}
 	for _, k := range Kinds {
 		t.Run(k.String(), func(t *testing.T) {
 			p := netip.MustParsePrefix("10.244.9.0/24")

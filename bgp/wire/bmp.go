@@ -8,8 +8,8 @@ import (
 	"io"
 	"net/netip"
 
-	gobgp "github.com/osrg/gobgp/v3/pkg/packet/bgp"
-	gbmp "github.com/osrg/gobgp/v3/pkg/packet/bmp"
+	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
+	gbmp "github.com/osrg/gobgp/v4/pkg/packet/bmp"
 )
 
 const (
@@ -94,7 +94,7 @@ func (h PeerHeader) TwoByteAS() bool { return h.Flags&gbmp.BMP_PEER_FLAG_TWO_AS 
 
 // AddPathRx reports whether the monitored router receives path IDs from the
 // peer: its OPEN (sent) offers receive, and the peer's (received) offers send.
-func AddPathRx(up *gbmp.BMPPeerUpNotification, rf gobgp.RouteFamily) bool {
+func AddPathRx(up *gbmp.BMPPeerUpNotification, rf gobgp.Family) bool {
 	return addPathMode(up.SentOpenMsg, rf)&gobgp.BGP_ADD_PATH_RECEIVE != 0 &&
 		addPathMode(up.ReceivedOpenMsg, rf)&gobgp.BGP_ADD_PATH_SEND != 0
 }
@@ -132,12 +132,12 @@ func OpenAS(m *gobgp.BGPMessage) uint32 {
 	return uint32(open.MyAS)
 }
 
-func addPathMode(m *gobgp.BGPMessage, rf gobgp.RouteFamily) gobgp.BGPAddPathMode {
+func addPathMode(m *gobgp.BGPMessage, rf gobgp.Family) gobgp.BGPAddPathMode {
 	_, caps := openCaps(m)
 	for _, c := range caps {
 		if ap, ok := c.(*gobgp.CapAddPath); ok {
 			for _, t := range ap.Tuples {
-				if t.RouteFamily == rf {
+				if t.Family == rf {
 					return t.Mode
 				}
 			}
@@ -148,29 +148,29 @@ func addPathMode(m *gobgp.BGPMessage, rf gobgp.RouteFamily) gobgp.BGPAddPathMode
 
 // Families is the address families an OPEN offers (IPv4 unicast when it has
 // no multiprotocol capability).
-func Families(m *gobgp.BGPMessage) []gobgp.RouteFamily {
+func Families(m *gobgp.BGPMessage) []gobgp.Family {
 	_, caps := openCaps(m)
-	var out []gobgp.RouteFamily
+	var out []gobgp.Family
 	for _, c := range caps {
 		if mp, ok := c.(*gobgp.CapMultiProtocol); ok {
 			out = append(out, mp.CapValue)
 		}
 	}
 	if len(out) == 0 {
-		out = []gobgp.RouteFamily{gobgp.RF_IPv4_UC}
+		out = []gobgp.Family{gobgp.RF_IPv4_UC}
 	}
 	return out
 }
 
 // GracefulRestartFamilies is the address families an OPEN's graceful-restart
 // capability lists (none without the capability).
-func GracefulRestartFamilies(m *gobgp.BGPMessage) []gobgp.RouteFamily {
+func GracefulRestartFamilies(m *gobgp.BGPMessage) []gobgp.Family {
 	_, caps := openCaps(m)
-	var out []gobgp.RouteFamily
+	var out []gobgp.Family
 	for _, c := range caps {
 		if gr, ok := c.(*gobgp.CapGracefulRestart); ok {
 			for _, t := range gr.Tuples {
-				out = append(out, gobgp.AfiSafiToRouteFamily(t.AFI, t.SAFI))
+				out = append(out, gobgp.NewFamily(t.AFI, t.SAFI))
 			}
 		}
 	}

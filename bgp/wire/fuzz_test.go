@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	gobgp "github.com/osrg/gobgp/v3/pkg/packet/bgp"
+	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
 
 	"github.com/routewarden/routewarden/bgp/rawbgp"
 	"github.com/routewarden/routewarden/bgp/wire"
@@ -35,7 +35,7 @@ func FuzzDecodeAgreesWithGoBGP(f *testing.F) {
 			t.Fatalf("regular for Decode, GoBGP cannot parse it: %v", err)
 		}
 		body := m.Body.(*gobgp.BGPUpdate)
-		families := map[gobgp.RouteFamily]gobgp.BGPAddPathMode{gobgp.RF_IPv4_UC: 0, gobgp.RF_IPv6_UC: 0}
+		families := map[gobgp.Family]gobgp.BGPAddPathMode{gobgp.RF_IPv4_UC: 0, gobgp.RF_IPv6_UC: 0}
 		if ok, err := gobgp.ValidateUpdateMsg(body, families, true, false, false); !ok {
 			if slices.Contains([]string{"Address-family"}, fmt.Sprint(err)[:min(14, len(fmt.Sprint(err)))]) {
 				return // another family: GoBGP disables it, Decode counts it in OtherFamilies
@@ -50,32 +50,32 @@ func FuzzDecodeAgreesWithGoBGP(f *testing.F) {
 			got = append(got, "-"+n.Prefix.String())
 		}
 		for _, n := range body.NLRI {
-			want = append(want, "+"+masked(n.String()))
+			want = append(want, "+"+masked(n.NLRI.String()))
 		}
 		var as []uint32
 		for _, a := range body.PathAttributes {
 			switch a := a.(type) {
 			case *gobgp.PathAttributeMpReachNLRI:
 				for _, n := range a.Value {
-					want = append(want, "+"+masked(n.String()))
+					want = append(want, "+"+masked(n.NLRI.String()))
 				}
 			case *gobgp.PathAttributeAsPath:
 				for _, s := range a.Value {
 					as = append(as, s.GetAS()...)
 				}
 			case *gobgp.PathAttributeNextHop:
-				if nh, _ := netip.AddrFromSlice(a.Value.To4()); nh != u.NextHop {
+				if nh := a.Value.Unmap(); nh != u.NextHop {
 					t.Errorf("next hop %s, GoBGP %s", u.NextHop, nh)
 				}
 			}
 		}
 		for _, n := range body.WithdrawnRoutes {
-			want = append(want, "-"+masked(n.String()))
+			want = append(want, "-"+masked(n.NLRI.String()))
 		}
 		for _, a := range body.PathAttributes {
 			if mp, ok := a.(*gobgp.PathAttributeMpUnreachNLRI); ok {
 				for _, n := range mp.Value {
-					want = append(want, "-"+masked(n.String()))
+					want = append(want, "-"+masked(n.NLRI.String()))
 				}
 			}
 		}

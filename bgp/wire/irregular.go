@@ -3,7 +3,7 @@ package wire
 import (
 	"fmt"
 
-	gobgp "github.com/osrg/gobgp/v3/pkg/packet/bgp"
+	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
 )
 
 // Irregularities. Decode reads the attributes routewarden uses and skips the

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	api "github.com/osrg/gobgp/v3/api"
+	api "github.com/osrg/gobgp/v4/api"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 )
@@ -57,7 +57,7 @@ type gobgpdRun struct {
 	*proc
 	bmp    *discardBMP // nil without a BMP server
 	conn   *grpc.ClientConn
-	client api.GobgpApiClient
+	client api.GoBgpServiceClient
 	eor    chan struct{} // closed at the first End-of-RIB
 }
 
@@ -95,7 +95,7 @@ func startGobgpd(ctx context.Context, bin, dir string, port int, peer string, wi
 		p.stop()
 		return nil, err
 	}
-	g := &gobgpdRun{proc: p, bmp: bmp, conn: conn, client: api.NewGobgpApiClient(conn)}
+	g := &gobgpdRun{proc: p, bmp: bmp, conn: conn, client: api.NewGoBgpServiceClient(conn)}
 	err = waitFor(20*time.Second, 50*time.Millisecond, "waiting for gobgpd's neighbor", func() (bool, error) {
 		if err := p.alive(); err != nil {
 			return false, err
@@ -121,7 +121,7 @@ func startGobgpd(ctx context.Context, bin, dir string, port int, peer string, wi
 func (g *gobgpdRun) watchEOR(ctx context.Context) error {
 	g.eor = make(chan struct{})
 	st, err := g.client.WatchEvent(ctx, &api.WatchEventRequest{Table: &api.WatchEventRequest_Table{
-		Filters: []*api.WatchEventRequest_Table_Filter{{Type: api.WatchEventRequest_Table_Filter_EOR}}}})
+		Filters: []*api.WatchEventRequest_Table_Filter{{Type: api.WatchEventRequest_Table_Filter_TYPE_EOR}}}})
 	if err != nil {
 		return fmt.Errorf("watching gobgpd's End-of-RIB: %w", err)
 	}

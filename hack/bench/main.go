@@ -42,6 +42,9 @@ type Results struct {
 	GoBench   []GoBench  `json:"goBench"`
 	Detection *Detection `json:"detection,omitempty"`
 	Notes     []string   `json:"notes,omitempty"`
+	// Partial says what a run that measured only some workloads measured
+	// (set by hand when its results are merged into a full run's).
+	Partial string `json:"partial,omitempty"`
 }
 
 func run(args []string) error {
@@ -51,7 +54,7 @@ func run(args []string) error {
 	md := fs.String("md", "", "write the report (BENCHMARKS.md) here")
 	png := fs.String("png", "", "write the plot (docs/bench.png) here")
 	goText := fs.String("gotext", "", "write the Go benchmarks' output here, as go test printed it (for benchstat)")
-	gobgpd := fs.String("gobgpd", "", "gobgpd v3.37.0 binary (hack/tools/gobgp.sh builds it)")
+	gobgpd := fs.String("gobgpd", "", "gobgpd v4.8.0 binary (hack/tools/gobgp.sh builds it)")
 	bird := fs.String("bird", "/usr/sbin/bird", "BIRD 2 daemon")
 	birdc := fs.String("birdc", "/usr/sbin/birdc", "BIRD 2 client")
 	trials := fs.Int("trials", 0, "trials per size (default 3, 1 with -quick)")

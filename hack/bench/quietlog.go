@@ -1,15 +1,15 @@
 package main
 
-import "github.com/osrg/gobgp/v3/pkg/log"
+import (
+	"log/slog"
+	"os"
 
-// quietLogger drops the GoBGP speaker's logs (warnings and errors excepted).
-type quietLogger struct{}
+	"github.com/osrg/gobgp/v4/pkg/server"
+)
 
-func (quietLogger) Panic(msg string, f log.Fields) { panic(msg) }
-func (quietLogger) Fatal(msg string, f log.Fields) { panic(msg) }
-func (quietLogger) Error(msg string, f log.Fields) { println("gobgp speaker:", msg) }
-func (quietLogger) Warn(msg string, f log.Fields)  {}
-func (quietLogger) Info(msg string, f log.Fields)  {}
-func (quietLogger) Debug(msg string, f log.Fields) {}
-func (quietLogger) SetLevel(log.LogLevel)          {}
-func (quietLogger) GetLevel() log.LogLevel         { return log.ErrorLevel }
+// quietLogger drops the GoBGP speaker's logs, errors excepted (to stderr).
+func quietLogger() server.ServerOption {
+	lv := &slog.LevelVar{}
+	lv.Set(slog.LevelError)
+	return server.LoggerOption(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lv})), lv)
+}

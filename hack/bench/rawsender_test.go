@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"testing"
 
-	"github.com/osrg/gobgp/v3/pkg/packet/bgp"
+	"github.com/osrg/gobgp/v4/pkg/packet/bgp"
 
 	"github.com/routewarden/routewarden/bgp/rawbgp"
 )
@@ -28,7 +28,7 @@ func TestPackedUpdatesDecode(t *testing.T) {
 			}
 			seen := map[string]string{}
 			var updates int
-			var eor []bgp.RouteFamily
+			var eor []bgp.Family
 			for off := 0; off < len(msgs); {
 				l := int(binary.BigEndian.Uint16(msgs[off+16:]))
 				if l > rawbgp.MaxMessage {
@@ -46,10 +46,7 @@ func TestPackedUpdatesDecode(t *testing.T) {
 				}
 				updates++
 				nh := ""
-				var nlri []bgp.AddrPrefixInterface
-				for _, p := range u.NLRI {
-					nlri = append(nlri, p)
-				}
+				nlri := append([]bgp.PathNLRI(nil), u.NLRI...)
 				for _, a := range u.PathAttributes {
 					switch v := a.(type) {
 					case *bgp.PathAttributeNextHop:
@@ -60,7 +57,7 @@ func TestPackedUpdatesDecode(t *testing.T) {
 					}
 				}
 				for _, p := range nlri {
-					seen[p.String()] = nh
+					seen[p.NLRI.String()] = nh
 				}
 			}
 			if updates != count {

@@ -7,11 +7,12 @@ import (
 	"sync"
 	"time"
 
-	api "github.com/osrg/gobgp/v3/api"
-	"github.com/osrg/gobgp/v3/pkg/apiutil"
-	"github.com/osrg/gobgp/v3/pkg/packet/bgp"
-	"github.com/osrg/gobgp/v3/pkg/server"
-	"google.golang.org/protobuf/types/known/anypb"
+	api "github.com/osrg/gobgp/v4/api"
+	"github.com/osrg/gobgp/v4/pkg/apiutil"
+	"github.com/osrg/gobgp/v4/pkg/packet/bgp"
+	"github.com/osrg/gobgp/v4/pkg/server"
+
+	rwbgp "github.com/routewarden/routewarden/bgp"
 )
 
 // speakerLocal is the GoBGP speaker's address (the raw sender uses 127.0.0.2).
@@ -28,7 +29,7 @@ type gobgpSpeaker struct {
 }
 
 func newGobgpSpeaker(ctx context.Context, w Workload) (*gobgpSpeaker, error) {
-	srv := server.NewBgpServer(server.LoggerOption(quietLogger{}))
+	srv := server.NewBgpServer(quietLogger())
 	go srv.Serve()
 	if err := srv.StartBgp(ctx, &api.StartBgpRequest{Global: &api.Global{Asn: 65000, RouterId: speakerLocal,
 		ListenPort: -1}}); err != nil {
@@ -36,14 +37,15 @@ func newGobgpSpeaker(ctx context.Context, w Workload) (*gobgpSpeaker, error) {
 		return nil, fmt.Errorf("starting the GoBGP speaker: %w", err)
 	}
 	s := &gobgpSpeaker{srv: srv, estab: make(chan time.Time, 1)}
-	err := srv.WatchEvent(ctx, &api.WatchEventRequest{Peer: &api.WatchEventRequest_Peer{}}, func(r *api.WatchEventResponse) {
-		if p := r.GetPeer().GetPeer(); p != nil && p.GetState().GetSessionState() == api.PeerState_ESTABLISHED {
-			select {
-			case s.estab <- time.Now():
-			default:
+	err := srv.WatchEvent(ctx, server.WatchEventMessageCallbacks{
+		OnPeerUpdate: func(ev *apiutil.WatchEventMessage_PeerEvent, _ time.Time) {
+			if ev.Type == apiutil.PEER_EVENT_STATE && ev.Peer.State.SessionState == bgp.BGP_FSM_ESTABLISHED {
+				select {
+				case s.estab <- time.Now():
+				default:
+				}
 			}
-		}
-	})
+		}}, server.WatchPeer())
 	if err != nil {
 		s.stop()
 		return nil, err
@@ -57,37 +59,20 @@ func newGobgpSpeaker(ctx context.Context, w Workload) (*gobgpSpeaker, error) {
 
 // load adds every prefix of the workload to the speaker's RIB.
 func (s *gobgpSpeaker) load(ctx context.Context, w Workload) error {
-	origin, _ := apiutil.MarshalPathAttributes([]bgp.PathAttributeInterface{bgp.NewPathAttributeOrigin(0),
-		bgp.NewPathAttributeLocalPref(localPref)})
-	fam := &api.Family{Afi: api.Family_AFI_IP, Safi: api.Family_SAFI_UNICAST}
-	if w.Family == "ipv6" {
-		fam = &api.Family{Afi: api.Family_AFI_IP6, Safi: api.Family_SAFI_UNICAST}
-	}
+	localPrefAttr := bgp.NewPathAttributeLocalPref(localPref)
 	workers := runtime.GOMAXPROCS(0) * 2
 	errc := make(chan error, workers)
 	for g := 0; g < workers; g++ {
 		go func() {
 			for k := g; k < w.Nodes; k += workers {
 				nh := w.NodeAddr(k)
-				var v4nh []*anypb.Any
-				if w.Family == "ipv4" {
-					v4nh, _ = apiutil.MarshalPathAttributes([]bgp.PathAttributeInterface{bgp.NewPathAttributeNextHop(nh.String())})
-				}
 				for i := k * w.PerNode; i < min((k+1)*w.PerNode, w.N); i++ {
 					p := w.Prefix(i)
-					attrs := append(append([]*anypb.Any(nil), origin...), v4nh...)
-					var nlri *anypb.Any
-					if w.Family == "ipv4" {
-						nlri, _ = apiutil.MarshalNLRI(bgp.NewIPAddrPrefix(uint8(p.Bits()), p.Addr().String()))
-					} else {
-						n := bgp.NewIPv6AddrPrefix(uint8(p.Bits()), p.Addr().String())
-						nlri, _ = apiutil.MarshalNLRI(n)
-						mp, _ := apiutil.MarshalPathAttributes([]bgp.PathAttributeInterface{
-							bgp.NewPathAttributeMpReachNLRI(nh.String(), []bgp.AddrPrefixInterface{n})})
-						attrs = append(attrs, mp...)
+					path, err := rwbgp.UnicastPath(p, nh, localPrefAttr)
+					if err == nil {
+						_, err = s.srv.AddPath(apiutil.AddPathRequest{Paths: []*apiutil.Path{path}})
 					}
-					if _, err := s.srv.AddPath(ctx, &api.AddPathRequest{Path: &api.Path{Family: fam, Nlri: nlri,
-						Pattrs: attrs}}); err != nil {
+					if err != nil {
 						errc <- fmt.Errorf("adding %s to the speaker: %w", p, err)
 						return
 					}

@@ -3,15 +3,16 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"net/netip"
 	"os"
 	"sync"
 	"time"
 
-	api "github.com/osrg/gobgp/v3/api"
-	"github.com/osrg/gobgp/v3/pkg/apiutil"
-	gblog "github.com/osrg/gobgp/v3/pkg/log"
-	"github.com/osrg/gobgp/v3/pkg/packet/bgp"
-	"github.com/osrg/gobgp/v3/pkg/server"
+	api "github.com/osrg/gobgp/v4/api"
+	"github.com/osrg/gobgp/v4/pkg/apiutil"
+	"github.com/osrg/gobgp/v4/pkg/packet/bgp"
+	"github.com/osrg/gobgp/v4/pkg/server"
 )
 
 // speakers is a set of in-process GoBGP servers, one per spec speaker, each
@@ -41,7 +42,7 @@ func startSpeakers(ctx context.Context, spec *Spec, port int) (*speakers, error)
 }
 
 func startSpeaker(ctx context.Context, spec *Spec, sp Speaker, port int) (*server.BgpServer, error) {
-	s := server.NewBgpServer(server.LoggerOption(&quietLogger{name: sp.Name}))
+	s := server.NewBgpServer(quietLogger(sp.Name))
 	go s.Serve()
 	ok := false
 	defer func() {
@@ -80,7 +81,7 @@ func startSpeaker(ctx context.Context, spec *Spec, sp Speaker, port int) (*serve
 		if err != nil {
 			return nil, fmt.Errorf("route %s: %w", r.Prefix, err)
 		}
-		if _, err := s.AddPath(ctx, &api.AddPathRequest{TableType: api.TableType_GLOBAL, Path: p}); err != nil {
+		if _, err := s.AddPath(apiutil.AddPathRequest{Paths: []*apiutil.Path{p}}); err != nil {
 			return nil, fmt.Errorf("route %s: %w", r.Prefix, err)
 		}
 	}
@@ -95,16 +96,31 @@ func startSpeaker(ctx context.Context, spec *Spec, sp Speaker, port int) (*serve
 // routePath builds a locally originated path whose next hop is exactly the
 // spec's nextHop. GoBGP keeps an explicit next hop of a local path when
 // sending to eBGP and iBGP peers (it only rewrites unspecified ones).
-func routePath(r Route) (*api.Path, error) {
+func routePath(r Route) (*apiutil.Path, error) {
 	pfx := r.prefix()
 	attrs := []bgp.PathAttributeInterface{bgp.NewPathAttributeOrigin(bgp.BGP_ORIGIN_ATTR_TYPE_IGP)}
-	var nlri bgp.AddrPrefixInterface
+	nlri, err := bgp.NewIPAddrPrefix(pfx)
+	if err != nil {
+		return nil, err
+	}
+	nh, err := netip.ParseAddr(r.NextHop)
+	if err != nil {
+		return nil, fmt.Errorf("next hop %q: %w", r.NextHop, err)
+	}
+	family := bgp.RF_IPv4_UC
 	if pfx.Addr().Is4() {
-		nlri = bgp.NewIPAddrPrefix(uint8(pfx.Bits()), pfx.Addr().String())
-		attrs = append(attrs, bgp.NewPathAttributeNextHop(r.NextHop))
+		a, err := bgp.NewPathAttributeNextHop(nh)
+		if err != nil {
+			return nil, err
+		}
+		attrs = append(attrs, a)
 	} else {
-		nlri = bgp.NewIPv6AddrPrefix(uint8(pfx.Bits()), pfx.Addr().String())
-		attrs = append(attrs, bgp.NewPathAttributeMpReachNLRI(r.NextHop, []bgp.AddrPrefixInterface{nlri}))
+		family = bgp.RF_IPv6_UC
+		a, err := bgp.NewPathAttributeMpReachNLRI(family, []bgp.PathNLRI{{NLRI: nlri}}, nh)
+		if err != nil {
+			return nil, err
+		}
+		attrs = append(attrs, a)
 	}
 	var std []uint32
 	var large []*bgp.LargeCommunity
@@ -125,7 +141,7 @@ func routePath(r Route) (*api.Path, error) {
 	if len(large) > 0 {
 		attrs = append(attrs, bgp.NewPathAttributeLargeCommunities(large))
 	}
-	return apiutil.NewPath(nlri, false, attrs, time.Now())
+	return &apiutil.Path{Family: family, Nlri: nlri, Attrs: attrs}, nil
 }
 
 func (ss *speakers) stop() {
@@ -144,28 +160,14 @@ func (ss *speakers) stop() {
 	ss.servers = nil
 }
 
-// quietLogger prints warnings and errors of an in-process speaker to stderr.
-type quietLogger struct {
-	name  string
-	level gblog.LogLevel
-}
-
-func (l *quietLogger) out(lvl, msg string, f gblog.Fields) {
-	fmt.Fprintf(os.Stderr, "routegen: speaker %s: %s: %s %v\n", l.name, lvl, msg, map[string]interface{}(f))
-}
-func (l *quietLogger) Panic(msg string, f gblog.Fields) { l.out("PANIC", msg, f); panic(msg) }
-func (l *quietLogger) Fatal(msg string, f gblog.Fields) { l.out("FATAL", msg, f); os.Exit(1) }
-func (l *quietLogger) Error(msg string, f gblog.Fields) { l.out("error", msg, f) }
-func (l *quietLogger) Warn(msg string, f gblog.Fields) {
+// quietLogger prints errors of an in-process speaker to stderr, and with
+// -v its warnings and information too.
+func quietLogger(name string) server.ServerOption {
+	lv := &slog.LevelVar{}
+	lv.Set(slog.LevelError)
 	if verbose {
-		l.out("warn", msg, f)
+		lv.Set(slog.LevelInfo)
 	}
+	h := slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lv})
+	return server.LoggerOption(slog.New(h).With(slog.String("routegen speaker", name)), lv)
 }
-func (l *quietLogger) Info(msg string, f gblog.Fields) {
-	if verbose {
-		l.out("info", msg, f)
-	}
-}
-func (l *quietLogger) Debug(string, gblog.Fields) {}
-func (l *quietLogger) SetLevel(lv gblog.LogLevel) { l.level = lv }
-func (l *quietLogger) GetLevel() gblog.LogLevel   { return l.level }

@@ -5,6 +5,6 @@
 package tools
 
 import (
-	_ "github.com/osrg/gobgp/v3/cmd/gobgp"
-	_ "github.com/osrg/gobgp/v3/cmd/gobgpd"
+	_ "github.com/osrg/gobgp/v4/cmd/gobgp"
+	_ "github.com/osrg/gobgp/v4/cmd/gobgpd"
 )
