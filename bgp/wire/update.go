@@ -90,6 +90,11 @@ func (u *Update) Decode(msg []byte, o Options) error {
 	if n := int(binary.BigEndian.Uint16(msg[16:18])); n != len(msg) {
 		return fmt.Errorf("BGP message length %d, but %d bytes carried", n, len(msg))
 	}
+	for _, b := range msg[:16] {
+		if b != 0xff {
+			return errors.New("BGP message marker is not all ones (RFC 4271 section 4.1)")
+		}
+	}
 	if msg[18] != 2 {
 		return fmt.Errorf("BGP message type %d in Route Monitoring, want UPDATE (2)", msg[18])
 	}
