@@ -145,7 +145,7 @@ func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
 	rep.Result, notes = scopeToFamilies(validator.Validate(cluster, set.routes, opts), covered, set.formats)
 	rep.Notes = append(rep.Notes, notes...)
 	if err := writeReport(cmd, f.output, rep); err != nil {
-		return fmt.Errorf("writing output: %w", err)
+		return runtimeErr(fmt.Errorf("writing output: %w", err))
 	}
 	if thr.trips(validator.Worst(rep.Findings)) {
 		return &exitError{code: exitFindings}

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -70,6 +74,32 @@ http: {listen: "127.0.0.1:0"}
 				if strings.Contains(stderr, wrong) {
 					t.Errorf("stderr says %q: %s", wrong, stderr)
 				}
+			}
+		})
+	}
+}
+
+// failingWriter is a standard output that cannot be written (a full disk, a closed pipe).
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestOutputWriteFailureIsARuntimeFailure: output that cannot be written is
+// exit 3 naming the cause, never a usage error.
+func TestOutputWriteFailureIsARuntimeFailure(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "scenarios", "lb-vips")
+	for name, args := range map[string][]string{
+		"check": {"check", "--cluster", filepath.Join(dir, "cluster.json"), "--cluster", filepath.Join(dir, "cilium-config.yaml"),
+			"--routes", filepath.Join(dir, "routes.gobgp.json")},
+		"roas":            {"roas", "--cluster", filepath.Join(dir, "cluster.json"), "--config", filepath.Join("..", "..", "testdata", "roas", "routewarden.yaml")},
+		"validate-config": {"validate-config", filepath.Join("..", "..", "testdata", "validate-config", "good-v2.yaml")},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			code := execute(context.Background(), args, strings.NewReader(""), failingWriter{}, &stderr)
+			if code != exitRuntime || !strings.Contains(stderr.String(), "no space left on device") ||
+				strings.Contains(stderr.String(), "--help") {
+				t.Errorf("exit %d, stderr %q: want exit %d naming the write failure", code, stderr.String(), exitRuntime)
 			}
 		})
 	}

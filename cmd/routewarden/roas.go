@@ -80,7 +80,7 @@ func runROAs(cmd *cobra.Command, g *globalFlags, f *roasFlags) error {
 		write = roa.WriteSLURM
 	}
 	if err := write(cmd.OutOrStdout(), set); err != nil {
-		return fmt.Errorf("writing the ROAs: %w", err)
+		return runtimeErr(fmt.Errorf("writing the ROAs: %w", err))
 	}
 	return nil
 }

@@ -88,7 +88,7 @@ func runValidateConfig(cmd *cobra.Command, g *globalFlags, f *validateFlags, arg
 		problems = append(problems, ps...)
 	}
 	if err := writeProblems(cmd.OutOrStdout(), f.output, problems); err != nil {
-		return fmt.Errorf("writing output: %w", err)
+		return runtimeErr(fmt.Errorf("writing output: %w", err))
 	}
 	var worst validator.Severity
 	for _, p := range problems {
