@@ -71,7 +71,7 @@ func (c *Collector) Run(ctx context.Context) error {
 	srv := server.NewBgpServer(gobgpLogger(c.log, c.metrics.observe))
 	go srv.Serve()
 	c.srv = srv
-	defer srv.Stop()
+	defer srv.Stop() // GoBGP v4's Stop stops BGP too (StopBgp)
 	feedErr, err := c.start(ctx)
 	if err != nil {
 		if c.feed != nil {
@@ -90,9 +90,6 @@ func (c *Collector) Run(ctx context.Context) error {
 			stopCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			c.feed.disconnect(stopCtx, srv)
-			if err := srv.StopBgp(stopCtx, &api.StopBgpRequest{}); err != nil {
-				c.log.Warn().Err(err).Msg("stopping BGP")
-			}
 			return nil
 		case now := <-tick.C:
 			c.store.ExpireStale(now)

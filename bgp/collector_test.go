@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	api "github.com/osrg/gobgp/v4/api"
+	"github.com/osrg/gobgp/v4/pkg/apiutil"
+	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
@@ -124,6 +127,9 @@ func TestNeverAdvertises(t *testing.T) {
 			})
 			if tc.noPolicy && tc.fullRIB {
 				eventually(t, "B to receive A's routes without the guards", func() bool { return b.received() >= 2 })
+				if globalDestinations(c) == 0 {
+					t.Fatal("without the guards GoBGP's global RIB is empty: the check below could not fail")
+				}
 				return
 			}
 			// Give a leak every chance to arrive: GoBGP sends updates at once.
@@ -131,8 +137,25 @@ func TestNeverAdvertises(t *testing.T) {
 			if n, m := b.received(), a.received(); n != 0 || m != 0 {
 				t.Fatalf("the collector advertised routes: B received %d, A received %d", n, m)
 			}
+			// No copy in the global RIB, so no best path selected: it has no
+			// table for the families, or (its families guard taken away) the
+			// import policy keeps every path out.
+			if n := globalDestinations(c); n != 0 {
+				t.Fatalf("GoBGP's global RIB holds %d destinations", n)
+			}
 		})
 	}
+}
+
+// globalDestinations counts the destinations in the collector's GoBGP global
+// RIB, IPv4 and IPv6 unicast (a family without a table has none).
+func globalDestinations(c *Collector) int {
+	n := 0
+	for _, f := range []gobgp.Family{gobgp.RF_IPv4_UC, gobgp.RF_IPv6_UC} {
+		_ = c.srv.ListPath(apiutil.ListPathRequest{TableType: api.TableType_TABLE_TYPE_GLOBAL, Family: f},
+			func(gobgp.NLRI, []*apiutil.Path) { n++ })
+	}
+	return n
 }
 
 // TestUnauthorizedPeersGetNoSession: a speaker outside every configured range,

@@ -2,6 +2,7 @@ package bgp
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"strings"
 	"testing"
@@ -64,6 +65,10 @@ func TestCountErrors(t *testing.T) {
 			}
 			if !strings.Contains(buf.String(), tc.msg) || !strings.Contains(buf.String(), `"Key":"10.0.0.1"`) {
 				t.Errorf("not logged with its peer: %s", buf.String())
+			}
+			l.Warn("an error", slog.Any("Error", errors.New("BGP server is not running")))
+			if !strings.Contains(buf.String(), `"Error":"BGP server is not running"`) {
+				t.Errorf("an error logged without its message: %s", buf.String())
 			}
 		})
 	}

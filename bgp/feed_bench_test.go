@@ -132,7 +132,6 @@ func startFeedUnderTest(b *testing.B, feed string, port int32) (held func() int,
 	}
 	return func() int { return int(count.Load()) }, func() {
 		cancel()
-		_ = srv.StopBgp(context.Background(), &api.StopBgpRequest{})
 		srv.Stop()
 	}
 }

@@ -66,14 +66,24 @@ func (h *gobgpHandler) Handle(_ context.Context, r slog.Record) error {
 		return nil
 	}
 	for _, a := range h.attrs {
-		e = e.Interface(a.Key, a.Value.Resolve().Any())
+		e = field(e, a.Key, a.Value)
 	}
 	r.Attrs(func(a slog.Attr) bool {
-		e = e.Interface(h.key(a.Key), a.Value.Resolve().Any())
+		e = field(e, h.key(a.Key), a.Value)
 		return true
 	})
 	e.Msg(r.Message)
 	return nil
+}
+
+// field adds one of GoBGP's fields; an error as its message (zerolog would
+// write most of GoBGP's errors, structs without exported fields, as {}).
+func field(e *zerolog.Event, k string, v slog.Value) *zerolog.Event {
+	v = v.Resolve()
+	if err, ok := v.Any().(error); ok {
+		return e.AnErr(k, err)
+	}
+	return e.Interface(k, v.Any())
 }
 
 // WithAttrs keeps attrs for every record of the returned handler.

@@ -68,8 +68,7 @@ func StartSpeaker(ctx context.Context, cfg SpeakerConfig, log zerolog.Logger) (*
 
 // Stop ends the session and the speaker.
 func (s *Speaker) Stop() {
-	_ = s.srv.StopBgp(context.Background(), &api.StopBgpRequest{})
-	s.srv.Stop()
+	s.srv.Stop() // StopBgp, then the rest
 }
 
 // UnicastPath is an IPv4 or IPv6 unicast path to announce from a GoBGP

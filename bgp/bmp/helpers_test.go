@@ -25,8 +25,7 @@ import (
 // newGoBGP makes a GoBGP server; without a logger it logs nothing.
 func newGoBGP() *server.BgpServer { return server.NewBgpServer() }
 func stopGoBGP(s *server.BgpServer) {
-	_ = s.StopBgp(context.Background(), &api.StopBgpRequest{})
-	s.Stop()
+	s.Stop() // StopBgp, then the rest
 }
 func families() []api.Family_Afi           { return []api.Family_Afi{api.Family_AFI_IP, api.Family_AFI_IP6} }
 func unicast(a api.Family_Afi) *api.Family { return &api.Family{Afi: a, Safi: api.Family_SAFI_UNICAST} }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,5 +103,35 @@ func TestReadStream(t *testing.T) {
 	rs, f, err := ReadStream("-", strings.NewReader(data), "auto")
 	if err != nil || f != "gobgp" || len(rs) != 1 {
 		t.Fatalf("got %v %q %v", rs, f, err)
+	}
+}
+
+// TestGoBGPv4JSON reads what GoBGP v4.8.0's gobgp prints (testdata/gobgp-v4:
+// gobgpd collector.toml fed by gobgpd speaker.toml on 127.0.0.1, the speaker
+// given `gobgp global rib add 10.244.1.0/24 nexthop 10.0.0.11 community
+// 65010:100` and `gobgp global rib add -a ipv6 fd00:10:244:1::/64 nexthop
+// fd00::11`, then on the collector `gobgp global rib [-a ipv6] -j` and
+// `gobgp neighbor 127.0.1.11 adj-in -j`),
+// whose peer fields are named peer-address and peer-id (v3: neighbor-ip and
+// source-id).
+func TestGoBGPv4JSON(t *testing.T) {
+	for file, want := range map[string]string{
+		"rib.json":   "10.244.1.0/24 nh 10.0.0.11 peer 127.0.1.11 id 127.0.1.11 path [65010] [65010:100]",
+		"rib6.json":  "fd00:10:244:1::/64 nh fd00::11 peer 127.0.1.11 id 127.0.1.11 path [65010] []",
+		"adjin.json": "10.244.1.0/24 nh 10.0.0.11 peer 127.0.1.11 id 127.0.1.11 path [65010] [65010:100]",
+	} {
+		b, err := os.ReadFile(filepath.Join("testdata", "gobgp-v4", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, format, err := Read(file, bufio.NewReader(bytes.NewReader(b)), "auto")
+		if err != nil || format != "gobgp" || len(rs) != 1 {
+			t.Fatalf("%s: %d routes, format %q, err %v", file, len(rs), format, err)
+		}
+		r := rs[0]
+		got := fmt.Sprintf("%s nh %s peer %s id %s path %v %v", r.Prefix, r.NextHop, r.Peer, r.RouterID, r.ASPath, r.Communities)
+		if got != want {
+			t.Errorf("%s: %s, want %s", file, got, want)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package dump
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,6 +23,10 @@ type gobgpPath struct {
 	SourceID   string            `json:"source-id"`
 	NeighborIP string            `json:"neighbor-ip"`
 	ID         uint32            `json:"id"`
+	// GoBGP v4's gobgp names the peer's router ID and address so (and
+	// prints no path ID).
+	PeerID      string `json:"peer-id"`
+	PeerAddress string `json:"peer-address"`
 }
 
 type gobgpAttr struct {
@@ -72,8 +77,8 @@ func (p gobgpPath) route(key string) (validator.Route, error) {
 		return validator.Route{}, fmt.Errorf("nlri.prefix %q is not a prefix", prefix)
 	}
 	rt := validator.Route{Prefix: pf.Masked(), Attributes: &validator.Attributes{}, Stale: p.Stale, PathID: p.ID}
-	rt.Peer, _ = parseAddr(p.NeighborIP)
-	rt.RouterID, _ = parseAddr(p.SourceID)
+	rt.Peer, _ = parseAddr(cmp.Or(p.NeighborIP, p.PeerAddress))
+	rt.RouterID, _ = parseAddr(cmp.Or(p.SourceID, p.PeerID))
 	for j, raw := range p.Attrs {
 		var a gobgpAttr
 		if err := json.Unmarshal(raw, &a); err != nil {

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -81,6 +82,9 @@ func (o Options) addPath(afi uint16) bool {
 	return o.AddPathV4
 }
 
+// marker is a BGP header's marker: 16 bytes of ones.
+var marker = [16]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
+
 // Decode parses a BGP message (with its 19-byte header) that must be an UPDATE.
 func (u *Update) Decode(msg []byte, o Options) error {
 	u.reset()
@@ -90,13 +94,12 @@ func (u *Update) Decode(msg []byte, o Options) error {
 	if n := int(binary.BigEndian.Uint16(msg[16:18])); n != len(msg) {
 		return fmt.Errorf("BGP message length %d, but %d bytes carried", n, len(msg))
 	}
-	for _, b := range msg[:16] {
-		if b != 0xff {
-			return errors.New("BGP message marker is not all ones (RFC 4271 section 4.1)")
-		}
-	}
 	if msg[18] != 2 {
 		return fmt.Errorf("BGP message type %d in Route Monitoring, want UPDATE (2)", msg[18])
+	}
+	if !bytes.Equal(msg[:16], marker[:]) {
+		// GoBGP v4 resets a session over it (RFC 4271 §6.1); read it anyway.
+		u.Irregular = "marker is not all ones"
 	}
 	b := msg[19:]
 	wlen, b, err := take16(b)

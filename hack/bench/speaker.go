@@ -131,6 +131,5 @@ func (s *gobgpSpeaker) disconnect(ctx context.Context) {
 }
 
 func (s *gobgpSpeaker) stop() {
-	_ = s.srv.StopBgp(context.Background(), &api.StopBgpRequest{})
-	s.srv.Stop()
+	s.srv.Stop() // StopBgp, then the rest
 }

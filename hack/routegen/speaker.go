@@ -7,7 +7,6 @@ import (
 	"net/netip"
 	"os"
 	"sync"
-	"time"
 
 	api "github.com/osrg/gobgp/v4/api"
 	"github.com/osrg/gobgp/v4/pkg/apiutil"
@@ -150,10 +149,7 @@ func (ss *speakers) stop() {
 		wg.Add(1)
 		go func(s *server.BgpServer) {
 			defer wg.Done()
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			_ = s.StopBgp(ctx, &api.StopBgpRequest{})
-			s.Stop()
+			s.Stop() // StopBgp, then the rest
 		}(s)
 	}
 	wg.Wait()
