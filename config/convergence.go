@@ -11,8 +11,8 @@ import (
 // asked for that the routes have not made within its budget is a
 // slow-convergence finding. 0 takes the default (ConvergenceBudgets).
 type ConvergenceConfig struct {
-	PodCIDRAnnounce time.Duration `mapstructure:"podCIDRAnnounce" yaml:"podCIDRAnnounce"`
-	PodCIDRWithdraw time.Duration `mapstructure:"podCIDRWithdraw" yaml:"podCIDRWithdraw"`
+	PodCIDRAnnounce time.Duration `mapstructure:"podCidrAnnounce" yaml:"podCidrAnnounce"`
+	PodCIDRWithdraw time.Duration `mapstructure:"podCidrWithdraw" yaml:"podCidrWithdraw"`
 	VIPAnnounce     time.Duration `mapstructure:"vipAnnounce" yaml:"vipAnnounce"`
 	VIPWithdraw     time.Duration `mapstructure:"vipWithdraw" yaml:"vipWithdraw"`
 }

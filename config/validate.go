@@ -168,8 +168,8 @@ func (c *Config) validateRun(add func(key, format string, args ...any)) {
 	for key, d := range map[string]time.Duration{"validation.holdDown": c.Validation.HoldDown,
 		"validation.warmupTimeout": c.Validation.WarmupTimeout, "validation.debounce": c.Validation.Debounce,
 		"kubernetes.tombstoneTTL": c.Kubernetes.TombstoneTTL, "alerting.resendInterval": c.Alerting.ResendInterval,
-		"validation.convergence.podCIDRAnnounce": c.Validation.Convergence.PodCIDRAnnounce,
-		"validation.convergence.podCIDRWithdraw": c.Validation.Convergence.PodCIDRWithdraw,
+		"validation.convergence.podCidrAnnounce": c.Validation.Convergence.PodCIDRAnnounce,
+		"validation.convergence.podCidrWithdraw": c.Validation.Convergence.PodCIDRWithdraw,
 		"validation.convergence.vipAnnounce":     c.Validation.Convergence.VIPAnnounce,
 		"validation.convergence.vipWithdraw":     c.Validation.Convergence.VIPWithdraw} {
 		if d < 0 {

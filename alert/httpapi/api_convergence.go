@@ -19,8 +19,8 @@ type convergencePage struct {
 
 // budgetsJSON are the convergence budgets in seconds.
 type budgetsJSON struct {
-	PodCIDRAnnounce float64 `json:"podCIDRAnnounce"`
-	PodCIDRWithdraw float64 `json:"podCIDRWithdraw"`
+	PodCIDRAnnounce float64 `json:"podCidrAnnounce"`
+	PodCIDRWithdraw float64 `json:"podCidrWithdraw"`
 	VIPAnnounce     float64 `json:"vipAnnounce"`
 	VIPWithdraw     float64 `json:"vipWithdraw"`
 }

@@ -41,7 +41,7 @@ const (
 func TestConvergenceEndToEnd(t *testing.T) {
 	c := testkube.NewestCilium(t)
 	e := newE2EOn(t, c, 3, vipObjects(c))
-	e.run(t, e2eOptions{Validation: "convergence: {podCIDRAnnounce: 2s, podCIDRWithdraw: 30s, " +
+	e.run(t, e2eOptions{Validation: "convergence: {podCidrAnnounce: 2s, podCidrWithdraw: 30s, " +
 		"vipAnnounce: 30s, vipWithdraw: 30s}"})
 	e.startSpeakers(t, 3)
 	e.waitHealthy(t, 3)

@@ -4,8 +4,8 @@ import "time"
 
 // Budgets are how long each kind of change may take before it is slow.
 type Budgets struct {
-	PodCIDRAnnounce time.Duration `json:"podCIDRAnnounce"`
-	PodCIDRWithdraw time.Duration `json:"podCIDRWithdraw"`
+	PodCIDRAnnounce time.Duration `json:"podCidrAnnounce"`
+	PodCIDRWithdraw time.Duration `json:"podCidrWithdraw"`
 	VIPAnnounce     time.Duration `json:"vipAnnounce"`
 	VIPWithdraw     time.Duration `json:"vipWithdraw"`
 }
