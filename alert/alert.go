@@ -111,6 +111,7 @@ var alertNames = map[validator.RuleID]string{
 	validator.RuleMissingVIP:          "BGPMissingVIP",
 	validator.RuleVIPWithoutEndpoints: "BGPVIPWithoutEndpoints",
 	validator.RuleVIPWrongNode:        "BGPVIPWrongNode",
+	validator.RuleVIPMissingNode:      "BGPVIPMissingNode",
 	convergence.RuleSlowConvergence:   "BGPSlowConvergence",
 }
 

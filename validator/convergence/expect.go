@@ -80,31 +80,13 @@ func Expect(c *validator.Cluster) Expected {
 		if !svc.Announced {
 			continue
 		}
-		for _, n := range VIPNodes(c, &svc) {
+		for _, n := range validator.ExpectedAnnouncers(c, &svc) {
 			for _, a := range svc.VIPs {
 				add(Key{Kind: VIP, Prefix: validator.VIPPrefix(a), Node: n.Name}, n.Ready)
 			}
 		}
 	}
 	return e
-}
-
-// VIPNodes returns the nodes expected to announce the Service's VIPs: those
-// running BGP and, with externalTrafficPolicy Local, having a ready endpoint
-// of it.
-func VIPNodes(c *validator.Cluster, svc *validator.Service) []*validator.Node {
-	var out []*validator.Node
-	for i := range c.Nodes {
-		n := &c.Nodes[i]
-		if len(c.NodeASNs) > 0 && len(c.NodeASNs[n.Name]) == 0 {
-			continue
-		}
-		if svc.LocalTraffic() && !svc.ReadyOn(n.Name) {
-			continue
-		}
-		out = append(out, n)
-	}
-	return out
 }
 
 // podCIDRs returns the node's pod CIDRs Cilium announces in IPAM mode m.
