@@ -37,10 +37,11 @@ const (
 // withdrawn after its node was deleted, pod CIDR announced by a new Ready
 // node) is measured at /api/v1/convergence within the tolerance of the
 // delay, and an announcement slower than its 2s budget fires
-// slow-convergence, which resolves once the route appears.
+// slow-convergence, which resolves once the route appears. A node that stops
+// announcing the VIP fires vip-missing-node.
 func TestConvergenceEndToEnd(t *testing.T) {
 	c := testkube.NewestCilium(t)
-	e := newE2EOn(t, c, 3, vipObjects(c))
+	e := newE2EOn(t, c, 3, vipObjects(c), rtrBGPObjects(false)) // every node runs BGP
 	e.run(t, e2eOptions{Validation: "convergence: {podCidrAnnounce: 2s, podCidrWithdraw: 30s, " +
 		"vipAnnounce: 30s, vipWithdraw: 30s}"})
 	e.startSpeakers(t, 3)
@@ -55,6 +56,16 @@ func TestConvergenceEndToEnd(t *testing.T) {
 		announce(t, e.speakers[i], "172.16.100.10/32", i)
 	}
 	e.expectConverged(t, "vip", "announce", "172.16.100.10/32", delay, "node1", "node2", "node3")
+
+	// node2 stops announcing it: an ECMP path is missing (vip-missing-node), until it announces again.
+	withdraw(t, e.speakers[2], "172.16.100.10/32", 2)
+	wait.For(t, "vip-missing-node for node2", 30*time.Second, func() error {
+		return firing(e.api, "vip-missing-node", "172.16.100.10/32", "node2", true)
+	})
+	announce(t, e.speakers[2], "172.16.100.10/32", 2)
+	wait.For(t, "vip-missing-node to resolve", 30*time.Second, func() error {
+		return firing(e.api, "vip-missing-node", "172.16.100.10/32", "node2", false)
+	})
 
 	// The Service is deleted: every node withdraws it, 3s later.
 	if out, err := e.env.Kubectl("-n", "shop", "delete", "service", "web"); err != nil {
