@@ -42,6 +42,7 @@ type converger struct {
 	tracker *convergence.Tracker
 	version uint64
 	known   bool
+	nodes   map[string]bool // the cluster's Nodes at version
 }
 
 func newConverger(o ConvergenceOptions) *converger {
@@ -79,8 +80,16 @@ func (l *Loop) converge(cluster *validator.Cluster, version uint64, now time.Tim
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.known || version != c.version {
-		c.tracker.Cluster(convergence.Expect(cluster), changedAt(cluster.ChangedAt, now), present)
-		c.version, c.known = version, true
+		at := changedAt(cluster.ChangedAt, now)
+		c.tracker.Cluster(convergence.Expect(cluster), at, present)
+		nodes := make(map[string]bool, len(cluster.Nodes))
+		for _, n := range cluster.Nodes {
+			nodes[n.Name] = true
+		}
+		if c.known {
+			c.tracker.Gone(routesOfGone(e, c.nodes, nodes), at)
+		}
+		c.version, c.known, c.nodes = version, true, nodes
 	}
 	routesAt := now
 	if rt, ok := l.routes.(RouteTimes); ok {
@@ -148,4 +157,32 @@ func (c *converger) nextDeadline(now time.Time) time.Duration {
 		}
 	}
 	return next
+}
+
+// routesOfGone returns the keys of the routes in the engine's table that
+// belong to nodes in before but not in after (deleted nodes): each should be
+// withdrawn. A host route counts as a VIP, anything else as a pod CIDR.
+func routesOfGone(e *validator.Engine, before, after map[string]bool) []convergence.Key {
+	gone := map[string]bool{}
+	for n := range before {
+		if !after[n] {
+			gone[n] = true
+		}
+	}
+	if len(gone) == 0 {
+		return nil
+	}
+	var keys []convergence.Key
+	for _, r := range e.Routes() {
+		for n := range gone {
+			if e.Announces(r.Prefix, n) {
+				kind := convergence.PodCIDR
+				if r.Prefix.IsSingleIP() {
+					kind = convergence.VIP
+				}
+				keys = append(keys, convergence.Key{Kind: kind, Prefix: r.Prefix, Node: n})
+			}
+		}
+	}
+	return keys
 }

@@ -75,6 +75,21 @@ func (t *Tracker) Cluster(e Expected, at time.Time, present Present) {
 	}
 }
 
+// Gone adds pending withdrawals of keys as of at: the routes a deleted node
+// still announces beyond its allocations (a route left behind, another
+// node's CIDR), which should go with the node. Keys already pending stay as
+// they are; before the baseline it does nothing.
+func (t *Tracker) Gone(keys []Key, at time.Time) {
+	if t.prev == nil {
+		return
+	}
+	for _, k := range keys {
+		if t.pending[k] == nil {
+			t.pending[k] = &Change{Key: k, Direction: Withdraw, Since: at}
+		}
+	}
+}
+
 // Observe checks the pending changes against the routes as of at (when the
 // collector's table last changed) and returns those the routes made, in
 // order.

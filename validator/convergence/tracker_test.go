@@ -148,3 +148,26 @@ func TestTrackerEdges(t *testing.T) {
 		t.Fatalf("history keeps %d, want 1", len(h))
 	}
 }
+
+// TestTrackerGone: a deleted node's routes beyond its allocations (another
+// node's CIDR it kept announcing) are withdrawals to wait for too.
+func TestTrackerGone(t *testing.T) {
+	k := key(PodCIDR, "10.244.3.0/24", "d")
+	tr := NewTracker(10)
+	tr.Gone([]Key{k}, t0) // before the baseline: nothing
+	if p := tr.Pending(); len(p) != 0 {
+		t.Fatalf("pending before the baseline: %v", p)
+	}
+	up := routes{k: true}
+	tr.Cluster(Expect(cluster("Cluster", nil)), t0, up.present)
+	tr.Gone([]Key{k, k}, t0)
+	if p := tr.Pending(); len(p) != 1 || p[0].Direction != Withdraw {
+		t.Fatalf("pending %v, want one withdrawal", p)
+	}
+	if got := tr.Observe(up.present, t0.Add(time.Second)); len(got) != 0 {
+		t.Fatalf("completed %v while the route stays", got)
+	}
+	if got := tr.Observe(routes{}.present, t0.Add(5*time.Second)); len(got) != 1 || got[0].Duration != 5*time.Second {
+		t.Fatalf("completed %v, want one of 5s", got)
+	}
+}
