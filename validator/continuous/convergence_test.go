@@ -22,7 +22,9 @@ type versionedCluster struct {
 	version uint64
 }
 
-func (f *versionedCluster) Cluster(time.Time) (*validator.Cluster, uint64, error) { return f.c, f.version, nil }
+func (f *versionedCluster) Cluster(time.Time) (*validator.Cluster, uint64, error) {
+	return f.c, f.version, nil
+}
 
 // TestLoopConvergence: node2 is deleted while its CIDR stays announced; the
 // withdrawal is pending, turns slow-convergence past its 5s budget (at once,
