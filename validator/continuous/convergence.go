@@ -70,8 +70,8 @@ func (l *Loop) Convergence() Convergence {
 // converge folds a validated cluster and the engine's table into the
 // tracking and returns the changes completed now and the slow-convergence
 // findings.
-func (l *Loop) converge(cluster *validator.Cluster, version uint64, now time.Time) ([]convergence.Completed,
-	[]validator.Finding) {
+func (l *Loop) converge(cluster *validator.Cluster, version uint64, opts validator.Options,
+	now time.Time) ([]convergence.Completed, []validator.Finding) {
 	c, e := l.conv, l.engines.engine
 	if e == nil {
 		return nil, nil
@@ -81,7 +81,7 @@ func (l *Loop) converge(cluster *validator.Cluster, version uint64, now time.Tim
 	defer c.mu.Unlock()
 	if !c.known || version != c.version {
 		at := changedAt(cluster.ChangedAt, now)
-		c.tracker.Cluster(convergence.Expect(cluster), at, present)
+		c.tracker.Cluster(convergence.Expect(cluster, opts.InScope), at, present)
 		nodes := make(map[string]bool, len(cluster.Nodes))
 		for _, n := range cluster.Nodes {
 			nodes[n.Name] = true

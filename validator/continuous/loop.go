@@ -215,7 +215,7 @@ func (l *Loop) runOnce() time.Duration {
 		st.Duration = time.Since(start)
 		st.Summary = res.Summary
 		var slow []validator.Finding
-		st.Converged, slow = l.converge(cluster, version, now)
+		st.Converged, slow = l.converge(cluster, version, opts, now)
 		st.PendingChanges = l.conv.pending()
 		transitions = l.tracker.update(withConvergence(res.Findings, slow), now, !warmingUp)
 	}

@@ -54,10 +54,15 @@ type Expected struct {
 // nodes (by IPAM mode) and the VIPs of the Services Cilium announces, by the
 // nodes that run BGP (those Cilium's BGP configuration gives an ASN, or every
 // node when it gives none), and with externalTrafficPolicy Local only by the
-// nodes with a ready endpoint.
-func Expect(c *validator.Cluster) Expected {
+// nodes with a ready endpoint. Only nodes inScope are expected to announce
+// (a collector of one rack sees only that rack's nodes; nil: every node).
+func Expect(c *validator.Cluster, inScope func(*validator.Node) bool) Expected {
 	e := Expected{Announce: map[Key]bool{}, Keep: map[Key]bool{}}
-	add := func(k Key, ready bool) {
+	add := func(k Key, n *validator.Node) {
+		if inScope != nil && !inScope(n) {
+			return
+		}
+		ready := n.Ready
 		e.Keep[k] = true
 		if ready {
 			e.Announce[k] = true
@@ -70,7 +75,7 @@ func Expect(c *validator.Cluster) Expected {
 	for i := range c.Nodes {
 		n := &c.Nodes[i]
 		for _, p := range podCIDRs(c.IPAM.Mode, n, ciliumNodes[n.Name]) {
-			add(Key{Kind: PodCIDR, Prefix: p.Masked(), Node: n.Name}, n.Ready)
+			add(Key{Kind: PodCIDR, Prefix: p.Masked(), Node: n.Name}, n)
 		}
 	}
 	if !c.ServicesKnown {
@@ -82,7 +87,7 @@ func Expect(c *validator.Cluster) Expected {
 		}
 		for _, n := range validator.ExpectedAnnouncers(c, &svc) {
 			for _, a := range svc.VIPs {
-				add(Key{Kind: VIP, Prefix: validator.VIPPrefix(a), Node: n.Name}, n.Ready)
+				add(Key{Kind: VIP, Prefix: validator.VIPPrefix(a), Node: n.Name}, n)
 			}
 		}
 	}

@@ -91,8 +91,8 @@ func TestTracker(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := NewTracker(10)
-			tr.Cluster(Expect(tc.before), t0.Add(-time.Minute), tc.routes.present)
-			tr.Cluster(Expect(tc.after), t0, tc.routes.present)
+			tr.Cluster(Expect(tc.before, nil), t0.Add(-time.Minute), tc.routes.present)
+			tr.Cluster(Expect(tc.after, nil), t0, tc.routes.present)
 			got := tr.Observe(tc.then.present, t0.Add(2*time.Second))
 			if len(got) != len(tc.want) {
 				t.Fatalf("completed %v, want %v", got, tc.want)
@@ -123,24 +123,24 @@ func TestTrackerEdges(t *testing.T) {
 	tr := NewTracker(1)
 
 	up := routes{k: true, key(VIP, "192.0.2.10/32", "b"): true}
-	tr.Cluster(Expect(cluster("Cluster", ab)), t0, up.present) // baseline: nothing pending
+	tr.Cluster(Expect(cluster("Cluster", ab), nil), t0, up.present) // baseline: nothing pending
 	if p := tr.Pending(); len(p) != 0 {
 		t.Fatalf("baseline made changes pending: %v", p)
 	}
-	tr.Cluster(Expect(cluster("Cluster", ab[:1])), t0, up.present)
+	tr.Cluster(Expect(cluster("Cluster", ab[:1]), nil), t0, up.present)
 	// The route went before the cluster change was seen (our clock): 0, never negative.
 	if got := tr.Observe(routes{}.present, t0.Add(-time.Second)); len(got) != 2 || got[0].Duration != 0 {
 		t.Fatalf("completed %v, want two of 0s", got)
 	}
 	// A node re-added before its withdrawal completed cancels the withdrawal.
-	tr.Cluster(Expect(cluster("Cluster", ab)), t0, up.present)
-	tr.Cluster(Expect(cluster("Cluster", ab[:1])), t0, up.present)
-	tr.Cluster(Expect(cluster("Cluster", ab)), t0, up.present)
+	tr.Cluster(Expect(cluster("Cluster", ab), nil), t0, up.present)
+	tr.Cluster(Expect(cluster("Cluster", ab[:1]), nil), t0, up.present)
+	tr.Cluster(Expect(cluster("Cluster", ab), nil), t0, up.present)
 	if p := tr.Pending(); len(p) != 0 {
 		t.Fatalf("a change the cluster took back stays pending: %v", p)
 	}
 	tr.Reset()
-	tr.Cluster(Expect(cluster("Cluster", ab[:1])), t0, up.present)
+	tr.Cluster(Expect(cluster("Cluster", ab[:1]), nil), t0, up.present)
 	if p := tr.Pending(); len(p) != 0 {
 		t.Fatalf("after Reset the first cluster is a new baseline, got %v", p)
 	}
@@ -159,7 +159,7 @@ func TestTrackerGone(t *testing.T) {
 		t.Fatalf("pending before the baseline: %v", p)
 	}
 	up := routes{k: true}
-	tr.Cluster(Expect(cluster("Cluster", nil)), t0, up.present)
+	tr.Cluster(Expect(cluster("Cluster", nil), nil), t0, up.present)
 	tr.Gone([]Key{k, k}, t0)
 	if p := tr.Pending(); len(p) != 1 || p[0].Direction != Withdraw {
 		t.Fatalf("pending %v, want one withdrawal", p)
@@ -169,5 +169,19 @@ func TestTrackerGone(t *testing.T) {
 	}
 	if got := tr.Observe(routes{}.present, t0.Add(5*time.Second)); len(got) != 1 || got[0].Duration != 5*time.Second {
 		t.Fatalf("completed %v, want one of 5s", got)
+	}
+}
+
+// TestExpectScope: a node outside the collector's scope (another rack) is
+// expected to announce nothing this collector could see.
+func TestExpectScope(t *testing.T) {
+	c := cluster("Cluster", []validator.Node{node("a", true), node("b", true)})
+	c.Nodes[1].Labels = map[string]string{"rack": "r2"}
+	opts := validator.Options{Scope: map[string]string{"rack": "r2"}}
+	e := Expect(c, opts.InScope)
+	want := []Key{key(PodCIDR, "10.244.2.0/24", "b"), key(VIP, "192.0.2.10/32", "b")}
+	got := sortedKeys(e.Announce)
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("expected %v, want %v", got, want)
 	}
 }
