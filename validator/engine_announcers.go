@@ -8,6 +8,9 @@ import "net/netip"
 // switch still forwards by them). validator/convergence asks it of the few
 // routes whose change it waits for.
 func (e *Engine) Announces(p netip.Prefix, node string) bool {
+	if node == "" {
+		return false
+	}
 	for _, i := range e.s.RoutesFor(p) {
 		if originName(e.s.Origin(i)) == node {
 			return true
@@ -27,4 +30,14 @@ func originName(o Origin) string {
 		return o.Deleted.Name
 	}
 	return ""
+}
+
+// RoutesOf calls fn for each route in the engine's table that belongs to one
+// of the named nodes (current, orphaned or deleted), with the node's name.
+func (e *Engine) RoutesOf(names map[string]bool, fn func(r *Route, node string)) {
+	for i := range e.s.Routes {
+		if n := originName(e.s.Origin(i)); n != "" && names[n] {
+			fn(&e.s.Routes[i], n)
+		}
+	}
 }

@@ -173,16 +173,12 @@ func routesOfGone(e *validator.Engine, before, after map[string]bool) []converge
 		return nil
 	}
 	var keys []convergence.Key
-	for _, r := range e.Routes() {
-		for n := range gone {
-			if e.Announces(r.Prefix, n) {
-				kind := convergence.PodCIDR
-				if r.Prefix.IsSingleIP() {
-					kind = convergence.VIP
-				}
-				keys = append(keys, convergence.Key{Kind: kind, Prefix: r.Prefix, Node: n})
-			}
+	e.RoutesOf(gone, func(r *validator.Route, n string) {
+		kind := convergence.PodCIDR
+		if r.Prefix.IsSingleIP() {
+			kind = convergence.VIP
 		}
-	}
+		keys = append(keys, convergence.Key{Kind: kind, Prefix: r.Prefix, Node: n})
+	})
 	return keys
 }
