@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/routewarden/routewarden/validator"
+	"github.com/routewarden/routewarden/validator/convergence"
 )
 
 // Alert is one alert as routewarden publishes it.
@@ -110,6 +111,8 @@ var alertNames = map[validator.RuleID]string{
 	validator.RuleMissingVIP:          "BGPMissingVIP",
 	validator.RuleVIPWithoutEndpoints: "BGPVIPWithoutEndpoints",
 	validator.RuleVIPWrongNode:        "BGPVIPWrongNode",
+	validator.RuleVIPMissingNode:      "BGPVIPMissingNode",
+	convergence.RuleSlowConvergence:   "BGPSlowConvergence",
 }
 
 // AlertName returns the alertname label of a rule's findings. A rule without

@@ -61,6 +61,8 @@ type Store struct {
 	version uint64
 	changed chan struct{}
 	now     func() time.Time
+	// changedAt is when version last changed (ChangedAt).
+	changedAt time.Time
 }
 
 // NewStore returns an empty store.
@@ -73,6 +75,7 @@ func (s *Store) Changed() <-chan struct{} { return s.changed }
 
 func (s *Store) bump() {
 	s.version++
+	s.changedAt = s.now()
 	select {
 	case s.changed <- struct{}{}:
 	default:

@@ -39,6 +39,8 @@ type ValidationConfig struct {
 	// WarmupTimeout ends warm-up when some expected peer never sends End-of-RIB.
 	WarmupTimeout time.Duration `mapstructure:"warmupTimeout" yaml:"warmupTimeout"`
 	Debounce      time.Duration `mapstructure:"debounce" yaml:"debounce"`
+	// Convergence are the budgets of route changes (config/convergence.go).
+	Convergence ConvergenceConfig `mapstructure:"convergence" yaml:"convergence"`
 }
 
 // AlertingConfig says where alerts go (run).

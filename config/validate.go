@@ -167,7 +167,11 @@ func ruleIDs() []string {
 func (c *Config) validateRun(add func(key, format string, args ...any)) {
 	for key, d := range map[string]time.Duration{"validation.holdDown": c.Validation.HoldDown,
 		"validation.warmupTimeout": c.Validation.WarmupTimeout, "validation.debounce": c.Validation.Debounce,
-		"kubernetes.tombstoneTTL": c.Kubernetes.TombstoneTTL, "alerting.resendInterval": c.Alerting.ResendInterval} {
+		"kubernetes.tombstoneTTL": c.Kubernetes.TombstoneTTL, "alerting.resendInterval": c.Alerting.ResendInterval,
+		"validation.convergence.podCidrAnnounce": c.Validation.Convergence.PodCIDRAnnounce,
+		"validation.convergence.podCidrWithdraw": c.Validation.Convergence.PodCIDRWithdraw,
+		"validation.convergence.vipAnnounce":     c.Validation.Convergence.VIPAnnounce,
+		"validation.convergence.vipWithdraw":     c.Validation.Convergence.VIPWithdraw} {
 		if d < 0 {
 			add(key, "%s is negative", d)
 		}

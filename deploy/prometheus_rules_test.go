@@ -77,7 +77,8 @@ func usedMetrics(exprs []string) map[string]bool {
 		for _, m := range metricName.FindAllStringSubmatch(e, -1) {
 			name := m[1]
 			for _, suf := range []string{"_bucket", "_sum", "_count"} {
-				if strings.HasPrefix(name, "routewarden_validation_duration_seconds") {
+				if strings.HasPrefix(name, "routewarden_validation_duration_seconds") ||
+					strings.HasPrefix(name, "routewarden_convergence_seconds") {
 					name = strings.TrimSuffix(name, suf)
 				}
 			}
@@ -160,7 +161,8 @@ func TestPrometheusRules(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"routewarden_bgp_peer_up", "routewarden_bgp_peer_routes", "routewarden_findings_firing",
-		"routewarden_validation_duration_seconds", "routewarden_alert_deliveries_total"} {
+		"routewarden_validation_duration_seconds", "routewarden_alert_deliveries_total",
+		"routewarden_convergence_seconds", "routewarden_convergence_pending"} {
 		if !usedMetrics(dash)[want] {
 			t.Errorf("the dashboard has no panel with %s", want)
 		}

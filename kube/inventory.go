@@ -66,6 +66,7 @@ type Inventory struct {
 	tombstones []validator.DeletedNode
 	status     Status
 	version    uint64
+	changedAt  time.Time // when version last changed: the event's time
 	changed    chan struct{}
 
 	// The informers (informer_set.go): the live set is what the inventory
@@ -132,6 +133,7 @@ func (i *Inventory) Status() Status {
 
 func (i *Inventory) bumpLocked() {
 	i.version++
+	i.changedAt = time.Now()
 	select {
 	case i.changed <- struct{}{}:
 	default:
@@ -159,6 +161,7 @@ func (i *Inventory) Cluster(now time.Time) (*validator.Cluster, uint64, error) {
 	}
 	c := *i.built.cluster
 	c.Deleted = append([]validator.DeletedNode(nil), i.tombstones...)
+	c.ChangedAt = i.changedAt
 	return &c, i.version, nil
 }
 

@@ -46,6 +46,10 @@ type Cluster struct {
 	// CiliumBGPPeeringPolicy): the origin AS of its routes. The rules do not
 	// read it; the RTR server's ROAs (validator/roa) do.
 	NodeASNs map[string][]uint32
+	// ChangedAt is when the inventory last changed (the time, on
+	// routewarden's clock, the informer delivered the latest event); zero
+	// when unknown. validator/convergence times route changes from it.
+	ChangedAt time.Time
 }
 
 // Service is a Kubernetes Service of type LoadBalancer.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/routewarden/routewarden/validator"
 	"github.com/routewarden/routewarden/validator/continuous"
+	"github.com/routewarden/routewarden/validator/convergence"
 )
 
 type findingsResponse struct {
@@ -39,7 +40,7 @@ func ruleNames() []string {
 	for _, r := range validator.Rules() {
 		out = append(out, string(r.ID()))
 	}
-	return out
+	return append(out, string(convergence.RuleSlowConvergence))
 }
 
 func severityNames() []string { return []string{"info", "warning", "critical"} }

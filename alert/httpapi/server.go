@@ -42,6 +42,9 @@ type Sources struct {
 	Ready func() (bool, string)
 	// Now is the clock the answers are stamped with; nil means time.Now.
 	Now func() time.Time
+	// Convergence is the loop's convergence tracking (api_convergence.go);
+	// nil lists nothing.
+	Convergence func() continuous.Convergence
 }
 
 // Server is the HTTP listener.
@@ -114,6 +117,7 @@ func (s *Server) endpoints() []endpoint {
 		{"/api/v1/routes", routeParams, s.routes},
 		{"/api/v1/peers", peerParams, s.peers},
 		{"/api/v1/nodes", nodeParams, s.nodes},
+		{"/api/v1/convergence", convergenceParams, s.convergence},
 	}
 }
 

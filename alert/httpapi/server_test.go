@@ -70,8 +70,9 @@ func testSources(ready bool) Sources {
 		},
 		Links: Links{Cluster: "prod", RunbookBase: "https://runbooks.example/routewarden",
 			Alertmanager: "https://alertmanager.example/"},
-		Ready: func() (bool, string) { return ready, "informers not synced yet" },
-		Now:   func() time.Time { return at },
+		Ready:       func() (bool, string) { return ready, "informers not synced yet" },
+		Now:         func() time.Time { return at },
+		Convergence: func() continuous.Convergence { return testConvergence(at) },
 	}
 }
 

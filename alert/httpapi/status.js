@@ -165,6 +165,22 @@ function renderTransitions(ts, now) {
   }));
 }
 
+// renderConvergence lists the route changes still pending (a problem once past their budget), then the completed ones.
+function renderConvergence(c) {
+  const tbody = $("convergence").tBodies[0], b = c && c.budgets, secs = (x) => (x < 10 ? x.toFixed(2) : x.toFixed(0)) + "s";
+  $("convergence-budgets").textContent = b ? "Budgets: announce " + secs(b.podCidrAnnounce) + " (pod CIDR), " +
+    secs(b.vipAnnounce) + " (VIP); withdraw " + secs(b.podCidrWithdraw) + " (pod CIDR), " + secs(b.vipWithdraw) + " (VIP)." : "";
+  if (!c || !c.changes.length) return empty(tbody, 5, "No route change measured since routewarden started.");
+  tbody.replaceChildren(...c.changes.map((x) => row({ "data-state": x.state, "data-node": x.node }, x.slow,
+    [x.state, x.type, x.direction, x.prefix, x.node, x.slow && "slow"],
+    el("td", {}, instant(x.since) === null ? "—" : utc(instant(x.since))),
+    el("td", {}, el("span", { class: "badge " + (x.slow ? "warning" : x.state === "pending" ? "info" : "ok"),
+      text: x.slow ? x.state + ", slow" : x.state })),
+    el("td", { text: x.type + " " + x.direction }),
+    el("td", {}, el("code", { text: x.prefix }), el("span", { class: "note" }, "node ", nodeLink(x.node))),
+    el("td", { class: "num", title: "budget " + secs(x.budgetSeconds), text: (x.state === "pending" ? "waiting " : "") + secs(x.seconds) }))));
+}
+
 function renderSummary(state, nodes, peers) {
   const fs = state.findings, up = (peers || []).filter((p) => p.state === "established").length;
   const bySev = ["critical", "warning", "info"].map((s) => [s, fs.filter((f) => f.severity === s).length]).filter(([, n]) => n);
@@ -180,7 +196,7 @@ function renderSummary(state, nodes, peers) {
 // applyFilters hides the rows the search or "only problems" rule out, counts what is shown, and keeps both in the URL.
 function applyFilters() {
   const words = $("q").value.toLowerCase().split(/\s+/).filter(Boolean), only = $("only").checked, shown = [];
-  for (const id of ["findings", "nodes", "peers", "transitions"]) {
+  for (const id of ["findings", "nodes", "peers", "transitions", "convergence"]) {
     const rows = [...$(id).tBodies[0].rows].filter((r) => r.dataset.search !== undefined);
     let n = 0;
     for (const r of rows) {
@@ -231,11 +247,13 @@ async function refresh() {
     const [state, nodes, peers, ts] = await Promise.all([getJSON("api/v1/findings?limit=5000"),
       getJSON("api/v1/nodes?limit=5000").then((r) => r.nodes, (err) => ({ error: err.message })),
       getJSON("api/v1/peers?limit=5000").then((r) => r.peers), getJSON("api/v1/transitions?limit=20")]);
+    const conv = await getJSON("api/v1/convergence?limit=50").catch(() => null);
     const now = instant(state.now) || Date.now(), first = !loaded;
     renderFindings(state.findings, now);
     renderNodes(nodes, state.findings, peers);
     renderPeers(peers, now);
     renderTransitions(ts.transitions, now);
+    renderConvergence(conv);
     renderSummary(state, nodes, peers);
     await renderRTR(now);
     applyFilters();

@@ -35,6 +35,7 @@ func apiSources(cfg *config.Config, loop *continuous.Loop, collector *bgp.Collec
 			return c, err
 		},
 		Transitions: metrics.Transitions,
+		Convergence: loop.Convergence,
 		Links:       links,
 		Ready: func() (bool, string) {
 			if st := cluster.InventoryStatus(); !st.Available {

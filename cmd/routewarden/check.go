@@ -42,7 +42,11 @@ Route formats (detected from the content with --routes-format auto):
   mrt    MRT TABLE_DUMP_V2 files (RFC 6396) from gobgpd, BIRD, FRR or route collectors
 
 Rules: stale-route, foreign-cidr, unallocated-cidr, out-of-range, missing-route, podcidr-drift,
-duplicate-origin, and, when Services are given, stale-vip, missing-vip, vip-without-endpoints, vip-wrong-node. A route belongs to the node owning its next hop (else its peer address, else its router ID).
+duplicate-origin, and, when Services are given, stale-vip, missing-vip, vip-without-endpoints, vip-wrong-node,
+vip-missing-node. A route belongs to the node owning its next hop (else its peer address, else its router ID).
+
+Convergence (how long the routes took to follow a cluster change) and its slow-convergence finding need
+routewarden run: a dump is one instant, with no time between a change and the routes following it.
 
 Families: a dump covers the families it holds a route of (or those --families names). A family the cluster
 allocates but no dump covers is not checked for missing routes; a note says so once, with the command that

@@ -35,7 +35,8 @@ playing Cilium nodes, and replays the incident of cilium/cilium#18852:
   2. node4 is decommissioned while its machine keeps announcing: a stale route;
   3. the fix (BGP control plane, node4 switched off): every finding resolves.
 
-Findings appear and resolve live in the terminal; the HTTP endpoints (/api/v1/findings, /metrics, …) are up
+Findings appear and resolve live in the terminal, and after each step a convergence line says which route
+changes the cluster asked for were timed (how long the routes took to follow) or are still pending; the HTTP endpoints (/api/v1/findings, /metrics, …) are up
 while it runs. --alertmanager sends the alerts to a real Alertmanager too.`,
 		Example: `  routewarden demo
   routewarden demo --alertmanager http://127.0.0.1:9093 --keep`,
@@ -116,6 +117,7 @@ func runDemo(cmd *cobra.Command, g *globalFlags, f *demoFlags) error {
 				}
 				return !st.WarmingUp && (len(st.Findings) > 0) == want
 			}}
+		script.Convergence = demo.ConvergenceLine(p.loop.Convergence)
 		if f.keep {
 			script.Hold = func(ctx context.Context) {
 				fmt.Fprintf(out, "Still running: the speakers keep announcing the healthy routes and "+

@@ -29,6 +29,8 @@ func TestDemo(t *testing.T) {
 		"FIRED    critical stale-route      10.244.3.0/24   (no node)",
 		"it belonged to node node4",
 		"RESOLVED critical stale-route",
+		"convergence  pod-cidr withdraw of 10.244.3.0/24 by node4 still pending",
+		"convergence  pod-cidr withdraw of 10.244.3.0/24 by node4 took",
 		"Every finding resolved",
 	} {
 		if !strings.Contains(out, want) {

@@ -43,6 +43,7 @@ type e2eOptions struct {
 	Cluster    string        // cluster.name; "e2e" when empty
 	Alerting   string        // the body of the alerting section, indented; "" for none
 	Debounce   string        // validation.debounce; "" for its default
+	Validation string        // more keys of the validation section ("convergence: {...}")
 	StopWithin time.Duration // how long run may take to stop once cancelled; 30s when 0
 	Extra      string        // appended to the config: sections of their own (rtr)
 }
@@ -100,6 +101,9 @@ func (e *e2e) config(o e2eOptions) string {
 	validation := "holdDown: 0s, warmupTimeout: 1s"
 	if o.Debounce != "" {
 		validation += ", debounce: " + o.Debounce
+	}
+	if o.Validation != "" {
+		validation += ", " + o.Validation
 	}
 	alerting := ""
 	if o.Alerting != "" {

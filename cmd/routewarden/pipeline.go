@@ -81,10 +81,15 @@ func newPipeline(cfg *config.Config, cluster clusterSource, extraSinks []alert.S
 	if p.rtr != nil {
 		observers = append(observers, rtrPoke{p.rtr})
 	}
+	conv, err := httpapi.NewConvergenceMetrics(reg)
+	if err != nil {
+		return nil, err
+	}
+	observers = append(observers, conv)
 	vopts := cfg.ValidatorOptions()
 	p.loop = continuous.New(collector.Store(), cluster, collector, continuous.Options{Validator: vopts,
 		HoldDown: cfg.Validation.HoldDown, Debounce: cfg.Validation.Debounce, WarmupTimeout: cfg.Validation.WarmupTimeout,
-		DeferGC: true},
+		DeferGC: true, Convergence: continuous.ConvergenceOptions{Budgets: cfg.ConvergenceBudgets()}},
 		append([]continuous.Observer{metrics, publisher}, observers...)...)
 	src := apiSources(cfg, p.loop, collector, cluster, metrics)
 	src.RTR = p.rtrStatus

@@ -66,6 +66,7 @@ func (r *reloader) reload(ctx context.Context) {
 		return
 	}
 	r.p.loop.SetOptions(next.ValidatorOptions(), next.Validation.HoldDown)
+	r.p.loop.SetConvergence(next.ConvergenceBudgets())
 	for name, pair := range map[string][2]any{
 		"kubernetes": {r.current.Kubernetes, next.Kubernetes}, "alerting": {r.current.Alerting, next.Alerting},
 		"http": {r.current.HTTP, next.HTTP}, "log": {r.current.Log, next.Log}, "bgp.bmp": {r.current.BGP.BMP, next.BGP.BMP},

@@ -28,6 +28,9 @@ type Script struct {
 	// Hold, when set, runs after the story while the speakers still announce
 	// the healthy routes (demo --keep: the page shows the healthy end).
 	Hold func(ctx context.Context)
+	// Convergence, when set, describes the route changes timed during the
+	// step (ConvergenceLine), printed when it has settled.
+	Convergence func() string
 }
 
 // Run plays the script; it returns when the story is told or ctx ends.
@@ -106,6 +109,9 @@ func (s *Script) wait(ctx context.Context, routes int, wantFindings bool) bool {
 				settledAt = now
 			}
 			if !settledAt.IsZero() && now.Sub(settledAt) >= s.Pause || now.After(deadline) {
+				if s.Convergence != nil {
+					fmt.Fprintf(s.Out, "  convergence  %s\n", wrap(s.Convergence(), 90, "               "))
+				}
 				return true
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/routewarden/routewarden/validator"
+	"github.com/routewarden/routewarden/validator/convergence"
 )
 
 // RouteSource is where routes come from (the BGP collector's store).
@@ -73,7 +74,9 @@ type Options struct {
 	// validated (gc.go). It changes process-wide settings for the
 	// duration: for a process whose main work is this loop (routewarden run).
 	DeferGC bool
-	Now     func() time.Time
+	// Convergence tunes the timing of route changes (convergence.go).
+	Convergence ConvergenceOptions
+	Now         func() time.Time
 }
 
 // State is the loop's view after a validation.
@@ -86,6 +89,10 @@ type State struct {
 	Summary   validator.Summary `json:"summary"`
 	Duration  time.Duration     `json:"duration"`
 	Err       string            `json:"error,omitempty"`
+	// Converged are the route changes this validation found completed
+	// (convergence.go); PendingChanges counts those still waiting.
+	Converged      []convergence.Completed `json:"-"`
+	PendingChanges int                     `json:"pendingChanges"`
 }
 
 // Loop re-validates on every change.
@@ -97,6 +104,7 @@ type Loop struct {
 	opts      Options
 	tracker   *tracker
 	engines   engineCache
+	conv      *converger
 	started   time.Time
 
 	mu    sync.RWMutex
@@ -119,7 +127,8 @@ func New(routes RouteSource, cluster ClusterSource, warm Warmup, opts Options, o
 		opts.Resync = 30 * time.Second
 	}
 	return &Loop{routes: routes, cluster: cluster, warm: warm, observers: observers, opts: opts,
-		tracker: newTracker(opts.HoldDown), state: State{WarmingUp: true}, poke: make(chan struct{}, 1)}
+		tracker: newTracker(opts.HoldDown), state: State{WarmingUp: true}, poke: make(chan struct{}, 1),
+		conv: newConverger(opts.Convergence)}
 }
 
 // State returns the state after the last validation.
@@ -181,6 +190,7 @@ func (l *Loop) runOnce() time.Duration {
 		// The cache is stale: keep what was known, fire and resolve nothing.
 		st.Frozen = true
 		st.Summary = l.State().Summary
+		l.forgetConvergence()
 	case warmingUp && !l.tracker.firing():
 		// Nothing can fire before warm-up ends, and the table is still
 		// arriving: validating it would only find every allocated CIDR
@@ -204,7 +214,10 @@ func (l *Loop) runOnce() time.Duration {
 		res := l.validate(cluster, version, opts)
 		st.Duration = time.Since(start)
 		st.Summary = res.Summary
-		transitions = l.tracker.update(res.Findings, now, !warmingUp)
+		var slow []validator.Finding
+		st.Converged, slow = l.converge(cluster, version, opts, now)
+		st.PendingChanges = l.conv.pending()
+		transitions = l.tracker.update(withConvergence(res.Findings, slow), now, !warmingUp)
 	}
 	st.Findings = l.tracker.all()
 	l.mu.Lock()
@@ -216,6 +229,9 @@ func (l *Loop) runOnce() time.Duration {
 	next := l.opts.Resync
 	if d := l.tracker.nextDeadline(); !d.IsZero() {
 		next = min(next, max(d.Sub(now), time.Millisecond))
+	}
+	if d := l.conv.nextDeadline(now); d > 0 {
+		next = min(next, d)
 	}
 	if warmingUp && inv.Synced {
 		next = min(next, time.Second)

@@ -64,7 +64,7 @@ func (t *tracker) update(findings []validator.Finding, now time.Time, mayFire bo
 			t.byKey[key] = tr
 		}
 		tr.Finding = f // messages may change (ages, counts)
-		if !tr.Firing && mayFire && now.Sub(tr.FirstSeen) >= t.holdDown {
+		if !tr.Firing && mayFire && now.Sub(tr.FirstSeen) >= holdDownOf(f, t.holdDown) {
 			tr.Firing, tr.FiringSince = true, now
 			out = append(out, Transition{Kind: Fired, Finding: *tr, At: now})
 		}

@@ -1,0 +1,52 @@
+package httpapi
+
+import (
+	"fmt"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/routewarden/routewarden/validator/continuous"
+)
+
+// ConvergenceMetrics turns the route changes each validation found completed
+// into the routewarden_convergence_seconds histogram, and counts those still
+// pending.
+type ConvergenceMetrics struct {
+	seconds *prometheus.HistogramVec
+	pending prometheus.Gauge
+}
+
+// convergenceBuckets span a reconciliation (tens of ms) to a hold time plus
+// a graceful-restart time (minutes).
+var convergenceBuckets = []float64{0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 180, 300, 600}
+
+// NewConvergenceMetrics registers the convergence metrics.
+func NewConvergenceMetrics(reg prometheus.Registerer) (*ConvergenceMetrics, error) {
+	m := &ConvergenceMetrics{
+		seconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "routewarden_convergence_seconds",
+			Help: "Time from a cluster change to the route change the collector saw, by direction " +
+				"(announce, withdraw) and kind (pod-cidr, vip); one observation per route and node.",
+			Buckets: convergenceBuckets}, []string{"direction", "kind"}),
+		pending: prometheus.NewGauge(prometheus.GaugeOpts{Name: "routewarden_convergence_pending",
+			Help: "Route changes the cluster asked for that the network has not made yet."}),
+	}
+	for _, c := range []prometheus.Collector{m.seconds, m.pending} {
+		if err := reg.Register(c); err != nil {
+			return nil, fmt.Errorf("registering convergence metrics: %w", err)
+		}
+	}
+	for _, d := range []string{"announce", "withdraw"} {
+		for _, k := range []string{"pod-cidr", "vip"} {
+			m.seconds.WithLabelValues(d, k) // present (empty) before the first change
+		}
+	}
+	return m, nil
+}
+
+// Observe implements continuous.Observer.
+func (m *ConvergenceMetrics) Observe(s continuous.State, _ []continuous.Transition) {
+	for _, c := range s.Converged {
+		m.seconds.WithLabelValues(string(c.Direction), string(c.Key.Kind)).Observe(c.Duration.Seconds())
+	}
+	m.pending.Set(float64(s.PendingChanges))
+}
