@@ -56,14 +56,16 @@ func TestDemoKeepShowsTheHealthyEnd(t *testing.T) {
 		Findings []json.RawMessage `json:"findings"`
 	}
 	get("/api/v1/findings", &findings)
-	var peers []struct {
-		Address string `json:"address"`
-		State   string `json:"state"`
-		Routes  int    `json:"routes"`
+	var peers struct {
+		Peers []struct {
+			Address string `json:"address"`
+			State   string `json:"state"`
+			Routes  int    `json:"routes"`
+		} `json:"peers"`
 	}
 	get("/api/v1/peers", &peers)
 	up := 0
-	for _, p := range peers {
+	for _, p := range peers.Peers {
 		if p.Routes == 1 && strings.EqualFold(p.State, "established") {
 			up++
 		}
