@@ -6,13 +6,10 @@ import "net/netip"
 // belongs to the node named node: a current node, a CiliumNode without Node
 // or a deleted node's tombstone (graceful-restart stale paths included: the
 // switch still forwards by them). validator/convergence asks it of the few
-// routes whose change it waits for.
+// routes whose change it waits for. An empty node asks for any node's path.
 func (e *Engine) Announces(p netip.Prefix, node string) bool {
-	if node == "" {
-		return false
-	}
 	for _, i := range e.s.RoutesFor(p) {
-		if originName(e.s.Origin(i)) == node {
+		if name := originName(e.s.Origin(i)); name != "" && (node == "" || name == node) {
 			return true
 		}
 	}

@@ -6,7 +6,8 @@ import (
 )
 
 // TestEngineAnnounces: routes belong to current nodes and to deleted nodes'
-// tombstones alike; a route from an unknown next hop belongs to nobody.
+// tombstones alike; a route from an unknown next hop belongs to nobody, not
+// even to "any node".
 func TestEngineAnnounces(t *testing.T) {
 	c := cluster(IPAMClusterPool, []string{"10.244.0.0/16"}, n1, n2)
 	c.Deleted = []DeletedNode{{Name: "node9", Addresses: []netip.Addr{addr("10.0.0.99")}}}
@@ -21,6 +22,7 @@ func TestEngineAnnounces(t *testing.T) {
 		{"10.244.2.0/24", "node9", true},
 		{"10.244.2.0/24", "node2", false},
 		{"10.244.3.0/24", "", false},
+		{"10.244.1.0/24", "", true}, // any node's
 		{"10.244.4.0/24", "node1", false},
 	} {
 		if got := e.Announces(netip.MustParsePrefix(tc.prefix), tc.node); got != tc.want {

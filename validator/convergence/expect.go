@@ -33,7 +33,9 @@ const (
 )
 
 // Key is one route of one node: the unit whose convergence is measured (a
-// VIP announced by three nodes is three keys, one ECMP path each).
+// VIP announced by three nodes is three keys, one ECMP path each). A key of
+// no Node is a route any node may carry (a VIP while Cilium's BGP
+// configuration names no nodes).
 type Key struct {
 	Kind   Kind         `json:"kind"`
 	Prefix netip.Prefix `json:"prefix"`
@@ -85,13 +87,35 @@ func Expect(c *validator.Cluster, inScope func(*validator.Node) bool) Expected {
 		if !svc.Announced {
 			continue
 		}
-		for _, n := range validator.ExpectedAnnouncers(c, &svc) {
-			for _, a := range svc.VIPs {
+		nodes := validator.ExpectedAnnouncers(c, &svc)
+		for _, a := range svc.VIPs {
+			if len(c.NodeASNs) == 0 {
+				// Which nodes run BGP is unknown: a VIP is announced once any
+				// node announces it (Node ""), so a node that does not run BGP
+				// never makes a change look slow.
+				e.addAny(Key{Kind: VIP, Prefix: validator.VIPPrefix(a)}, nodes, inScope)
+				continue
+			}
+			for _, n := range nodes {
 				add(Key{Kind: VIP, Prefix: validator.VIPPrefix(a), Node: n.Name}, n)
 			}
 		}
 	}
 	return e
+}
+
+// addAny expects k (a route of no node in particular) while any of nodes
+// in scope may announce it, and announced while any of them is Ready.
+func (e Expected) addAny(k Key, nodes []*validator.Node, inScope func(*validator.Node) bool) {
+	for _, n := range nodes {
+		if inScope != nil && !inScope(n) {
+			continue
+		}
+		e.Keep[k] = true
+		if n.Ready {
+			e.Announce[k] = true
+		}
+	}
 }
 
 // podCIDRs returns the node's pod CIDRs Cilium announces in IPAM mode m.

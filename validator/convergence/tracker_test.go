@@ -16,11 +16,14 @@ func cnode(name, cidr string) validator.CiliumNode {
 	return validator.CiliumNode{Name: name, PodCIDRs: []netip.Prefix{netip.MustParsePrefix(cidr)}}
 }
 
-// cluster is two nodes in cluster-pool IPAM and a Service whose VIP Cilium
-// announces with the given traffic policy and endpoints on the given nodes.
+// cluster is two nodes in cluster-pool IPAM, each given an AS by Cilium's BGP
+// configuration, and a Service whose VIP Cilium announces with the given
+// traffic policy and endpoints on the given nodes.
 func cluster(policy string, nodes []validator.Node, endpointsOn ...string) *validator.Cluster {
-	c := &validator.Cluster{Nodes: nodes, IPAM: validator.IPAM{Mode: validator.IPAMClusterPool}, ServicesKnown: true}
+	c := &validator.Cluster{Nodes: nodes, IPAM: validator.IPAM{Mode: validator.IPAMClusterPool}, ServicesKnown: true,
+		NodeASNs: map[string][]uint32{}}
 	for _, n := range nodes {
+		c.NodeASNs[n.Name] = []uint32{65010}
 		c.CiliumNodes = append(c.CiliumNodes, cnode(n.Name, map[string]string{"a": "10.244.1.0/24",
 			"b": "10.244.2.0/24", "c": "10.244.3.0/24"}[n.Name]))
 	}
@@ -183,5 +186,25 @@ func TestExpectScope(t *testing.T) {
 	got := sortedKeys(e.Announce)
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("expected %v, want %v", got, want)
+	}
+}
+
+// TestExpectVIPOfAnyNode: while Cilium's BGP configuration names no nodes,
+// a VIP is expected of no node in particular (announced once any node
+// announces it), so a node that does not run BGP never looks slow.
+func TestExpectVIPOfAnyNode(t *testing.T) {
+	c := cluster("Cluster", []validator.Node{node("a", true), node("b", false)})
+	c.NodeASNs = nil
+	e := Expect(c, nil)
+	vip := key(VIP, "192.0.2.10/32", "")
+	if !e.Announce[vip] || !e.Keep[vip] || e.Announce[key(VIP, "192.0.2.10/32", "a")] {
+		t.Fatalf("expected %v, keep %v: want the VIP of any node", sortedKeys(e.Announce), sortedKeys(e.Keep))
+	}
+	tr := NewTracker(10)
+	tr.Cluster(Expected{Announce: map[Key]bool{}, Keep: map[Key]bool{}}, t0, routes{}.present)
+	tr.Cluster(e, t0, routes{}.present)
+	got := tr.Observe(routes{vip: true}.present, t0.Add(time.Second))
+	if len(got) != 1 || got[0].Key != vip || got[0].Direction != Announce {
+		t.Errorf("completed %+v, want the VIP announced", got)
 	}
 }
