@@ -29,6 +29,9 @@ type RTRConfig struct {
 	// NodeASN is the AS of nodes Cilium's BGP objects give no localASN; 0: none
 	// (their CIDRs then get no ROA and validate Invalid inside a pool).
 	NodeASN uint32 `mapstructure:"nodeASN" yaml:"nodeASN"`
+	// MaxSessions bounds the RTR sessions served at once; more are refused
+	// (each costs memory, and the port may be reachable from anywhere).
+	MaxSessions int `mapstructure:"maxSessions" yaml:"maxSessions"`
 }
 
 // rtrDefaults are the rtr keys' defaults (config.go's defaults hold them).
@@ -38,6 +41,7 @@ var rtrDefaults = map[string]any{
 	"rtr.retry":        "30s",
 	"rtr.expire":       "2h",
 	"rtr.maxDropShare": 0.5,
+	"rtr.maxSessions":  32,
 }
 
 // ClientPrefixes returns AllowedClients parsed (Validate has checked them).
@@ -78,6 +82,9 @@ func (r *RTRConfig) validate(add func(key, format string, args ...any)) {
 	}
 	if r.MaxDropShare < 0 || r.MaxDropShare > 1 {
 		add("rtr.maxDropShare", "%g is not a share between 0 and 1", r.MaxDropShare)
+	}
+	if r.MaxSessions < 1 {
+		add("rtr.maxSessions", "%d: at least 1 session must be allowed", r.MaxSessions)
 	}
 	if r.HoldDrop < 0 {
 		add("rtr.holdDrop", "%s is negative", r.HoldDrop)

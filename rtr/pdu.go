@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/netip"
+	"time"
 )
 
 // PDU types (RFC 8210 section 5).
@@ -50,9 +51,13 @@ const FlagAnnounce uint8 = 1
 // headerLen is the common header: version, type, session ID or error code, length.
 const headerLen = 8
 
-// MaxPDULen bounds what the reader accepts: the longest PDU a router sends is
-// an Error Report quoting a PDU, which this covers with room to spare.
+// MaxPDULen bounds what NewReader accepts.
 const MaxPDULen = 64 << 10
+
+// maxRouterPDULen bounds what the server reads from a router: its queries
+// are 8 or 12 bytes, and an Error Report quotes one of the cache's PDUs (32
+// bytes at most) with a diagnostic text, which this leaves ample room for.
+const maxRouterPDULen = 4 << 10
 
 // PDU is one RTR protocol data unit; which fields count depends on Type.
 type PDU struct {
@@ -209,12 +214,17 @@ func parseErrorReport(p PDU, raw []byte) (PDU, error) {
 
 // Reader reads PDUs from a stream, one buffer reused.
 type Reader struct {
-	r   io.Reader
-	buf []byte
+	r      io.Reader
+	buf    []byte
+	maxLen uint32
+	// conn, when set, gets a read deadline of bodyTimeout for the rest of a
+	// PDU once its header is in (cleared when it is complete).
+	conn        interface{ SetReadDeadline(time.Time) error }
+	bodyTimeout time.Duration
 }
 
-// NewReader reads PDUs from r.
-func NewReader(r io.Reader) *Reader { return &Reader{r: r, buf: make([]byte, 64)} }
+// NewReader reads PDUs of up to MaxPDULen bytes from r.
+func NewReader(r io.Reader) *Reader { return &Reader{r: r, buf: make([]byte, 64), maxLen: MaxPDULen} }
 
 // Read returns the next PDU. A *DecodeError says which Error Report the PDU
 // calls for; when it is Fatal the stream is out of step and must be closed.
@@ -224,20 +234,26 @@ func (r *Reader) Read() (PDU, error) {
 		return PDU{}, err
 	}
 	n := binary.BigEndian.Uint32(r.buf[4:])
-	if n < headerLen || n > MaxPDULen {
+	if n < headerLen || n > r.maxLen {
 		raw := append([]byte(nil), r.buf[:headerLen]...)
 		return PDU{}, &DecodeError{Code: ErrCorruptData, PDU: raw, Fatal: true,
-			Msg: fmt.Sprintf("PDU length %d (expected %d to %d)", n, headerLen, MaxPDULen)}
+			Msg: fmt.Sprintf("PDU length %d (expected %d to %d)", n, headerLen, r.maxLen)}
 	}
 	if int(n) > cap(r.buf) {
 		r.buf = append(r.buf[:headerLen], make([]byte, int(n)-headerLen)...)
 	}
 	raw := r.buf[:n]
+	if r.conn != nil && n > headerLen {
+		_ = r.conn.SetReadDeadline(time.Now().Add(r.bodyTimeout))
+	}
 	if _, err := io.ReadFull(r.r, raw[headerLen:]); err != nil {
 		if err == io.EOF {
 			err = io.ErrUnexpectedEOF
 		}
-		return PDU{}, err
+		return PDU{}, fmt.Errorf("reading the %d-byte PDU whose header arrived: %w", n, err)
+	}
+	if r.conn != nil {
+		_ = r.conn.SetReadDeadline(time.Time{})
 	}
 	return Parse(raw)
 }

@@ -47,6 +47,11 @@ type Config struct {
 	Poll time.Duration
 	// WriteTimeout ends a session whose router stops reading (30s).
 	WriteTimeout time.Duration
+	// MaxSessions bounds the sessions served at once; more are refused (32).
+	MaxSessions int
+	// PDUTimeout ends a session whose router does not send its first query,
+	// or the rest of a PDU whose header it sent, within it (10s).
+	PDUTimeout time.Duration
 }
 
 // Server is the RTR cache server.
@@ -61,6 +66,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}
+	clients  map[netip.Addr]int // sessions per router (its metric series go with the last)
 	upd      updateState
 }
 
@@ -75,8 +81,14 @@ func New(cfg Config, src Source, log zerolog.Logger, reg prometheus.Registerer) 
 	if cfg.WriteTimeout == 0 {
 		cfg.WriteTimeout = 30 * time.Second
 	}
+	if cfg.MaxSessions == 0 {
+		cfg.MaxSessions = 32
+	}
+	if cfg.PDUTimeout == 0 {
+		cfg.PDUTimeout = 10 * time.Second
+	}
 	s := &Server{cfg: cfg, src: src, log: log.With().Str("component", "rtr").Logger(),
-		sessions: map[*session]struct{}{}, poke: make(chan struct{}, 1)}
+		sessions: map[*session]struct{}{}, clients: map[netip.Addr]int{}, poke: make(chan struct{}, 1)}
 	var id [2]byte
 	_, _ = rand.Read(id[:])
 	s.cache.session = binary.BigEndian.Uint16(id[:])
@@ -128,8 +140,14 @@ func (s *Server) Run(ctx context.Context) error {
 	wg.Go(func() { s.follow(ctx) })
 	return accept.Serve(ctx, s.ln, accept.Options{What: "RTR server", Allowed: s.cfg.AllowedClients,
 		Refused: func(client netip.Addr) {
-			s.metrics.refused.Inc()
+			s.metrics.refused.WithLabelValues("allowedClients").Inc()
 			s.log.Warn().Str("client", client.String()).Msg("refusing an RTR session from outside rtr.allowedClients")
+		},
+		MaxConns: s.cfg.MaxSessions,
+		Full: func(client netip.Addr) {
+			s.metrics.refused.WithLabelValues("maxSessions").Inc()
+			s.log.Warn().Str("client", client.String()).Int("maxSessions", s.cfg.MaxSessions).
+				Msg("refusing an RTR session: rtr.maxSessions are open")
 		}}, s.log, s.serve)
 }
 
@@ -137,8 +155,9 @@ func (s *Server) serve(ctx context.Context, conn net.Conn, client netip.Addr) {
 	sess := newSession(s, conn, client)
 	s.mu.Lock()
 	s.sessions[sess] = struct{}{}
-	s.mu.Unlock()
+	s.clients[client]++
 	s.metrics.connected.WithLabelValues(client.String()).Inc()
+	s.mu.Unlock()
 	log := s.log.With().Str("client", conn.RemoteAddr().String()).Logger()
 	log.Info().Msg("RTR session opened")
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
@@ -147,8 +166,13 @@ func (s *Server) serve(ctx context.Context, conn net.Conn, client netip.Addr) {
 	conn.Close()
 	s.mu.Lock()
 	delete(s.sessions, sess)
+	if s.clients[client]--; s.clients[client] == 0 {
+		delete(s.clients, client)
+		s.metrics.forget(client.String())
+	} else {
+		s.metrics.connected.WithLabelValues(client.String()).Dec()
+	}
 	s.mu.Unlock()
-	s.metrics.connected.WithLabelValues(client.String()).Dec()
 	ev := log.Info()
 	if err != nil && ctx.Err() == nil {
 		ev = log.Warn().Err(err)

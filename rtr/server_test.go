@@ -53,7 +53,7 @@ func TestResetAndSerial(t *testing.T) {
 func TestBadClients(t *testing.T) {
 	src := &memSource{}
 	src.setNodes(1)
-	s := startServer(t, src, Config{MaxDropShare: 1, WriteTimeout: time.Second})
+	s := startServer(t, src, Config{MaxDropShare: 1, WriteTimeout: time.Second, PDUTimeout: time.Minute})
 	wait.True(t, "the first set", 20*time.Second, func() bool { return s.Status().Ready })
 	for _, tc := range []struct {
 		name string

@@ -53,7 +53,7 @@ func (d deadlineWriter) Write(b []byte) (int, error) {
 
 func newSession(s *Server, conn net.Conn, client netip.Addr) *session {
 	return &session{srv: s, conn: conn, client: client, notify: make(chan struct{}, 1),
-		w:      bufio.NewWriterSize(deadlineWriter{conn, s.cfg.WriteTimeout}, 64<<10),
+		w:      bufio.NewWriterSize(deadlineWriter{conn, s.cfg.WriteTimeout}, 4<<10),
 		status: ClientStatus{Addr: conn.RemoteAddr().String(), Connected: time.Now(), Version: -1}}
 }
 
@@ -78,8 +78,11 @@ func (s *session) run(ctx context.Context) error {
 	readErr := make(chan error, 1)
 	done := make(chan struct{}) // the reader never outlives the session
 	defer close(done)
+	// A router asks at once; then each PDU's rest must follow its header
+	// within PDUTimeout, and none may be longer than maxRouterPDULen.
+	_ = s.conn.SetReadDeadline(time.Now().Add(s.srv.cfg.PDUTimeout))
+	r := &Reader{r: s.conn, buf: make([]byte, 64), maxLen: maxRouterPDULen, conn: s.conn, bodyTimeout: s.srv.cfg.PDUTimeout}
 	go func() {
-		r := NewReader(s.conn)
 		for {
 			p, err := r.Read()
 			if err != nil {
