@@ -20,8 +20,9 @@ type RTRConfig struct {
 	Refresh time.Duration `mapstructure:"refresh" yaml:"refresh"`
 	Retry   time.Duration `mapstructure:"retry" yaml:"retry"`
 	Expire  time.Duration `mapstructure:"expire" yaml:"expire"`
-	// MaxDropShare is the largest share (0–1) of the served ROAs one update may
-	// withdraw; a larger drop is held (and routewarden_rtr_update_held is 1).
+	// MaxDropShare is the largest share (0–1) of the served prefixes one update
+	// may leave without an origin AS; a larger drop's withdrawals are held (and
+	// routewarden_rtr_update_held is 1), its additions served.
 	MaxDropShare float64 `mapstructure:"maxDropShare" yaml:"maxDropShare"`
 	// HoldDrop serves a held drop once it has persisted this long; 0 holds it
 	// until it shrinks below maxDropShare or routewarden restarts.

@@ -35,8 +35,9 @@ type Config struct {
 	AllowedClients []netip.Prefix
 	// Refresh, Retry and Expire are the End of Data timers (version 1).
 	Refresh, Retry, Expire time.Duration
-	// MaxDropShare is the largest share (0–1) of the served ROAs one update
-	// may withdraw; a larger drop is held (HoldDrop).
+	// MaxDropShare is the largest share (0–1) of the served prefixes one
+	// update may leave without an origin AS; a larger drop's withdrawals are
+	// held (HoldDrop), its additions served.
 	MaxDropShare float64
 	// HoldDrop is how long a held drop must persist before it is served; 0
 	// holds it until the drop shrinks below MaxDropShare or a restart.

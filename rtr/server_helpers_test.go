@@ -53,6 +53,19 @@ func (m *memSource) setNodes(nodes ...int) {
 	m.mu.Unlock()
 }
 
+// setASN gives every node the local ASN asn (a new inventory version).
+func (m *memSource) setASN(asn uint32) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c := *m.c
+	c.NodeASNs = map[string][]uint32{}
+	for _, n := range c.Nodes {
+		c.NodeASNs[n.Name] = []uint32{asn}
+	}
+	m.c = &c
+	m.version++
+}
+
 func (m *memSource) setAvailable(ok bool) {
 	m.mu.Lock()
 	m.available = ok
