@@ -28,7 +28,7 @@ type RTRConfig struct {
 	// until it shrinks below maxDropShare or routewarden restarts.
 	HoldDrop time.Duration `mapstructure:"holdDrop" yaml:"holdDrop"`
 	// NodeASN is the AS of nodes Cilium's BGP objects give no localASN; 0: none
-	// (their CIDRs then get no ROA and validate Invalid inside a pool).
+	// (their allocations then get no ROA, and their pools no AS0 ROA: fail open).
 	NodeASN uint32 `mapstructure:"nodeASN" yaml:"nodeASN"`
 	// MaxSessions bounds the RTR sessions served at once; more are refused
 	// (each costs memory, and the port may be reachable from anywhere).

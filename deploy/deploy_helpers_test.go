@@ -79,7 +79,7 @@ var exportedMetrics = []string{
 	"routewarden_findings", "routewarden_findings_firing", "routewarden_inventory_available",
 	"routewarden_inventory_synced", "routewarden_inventory_objects", "routewarden_inventory_watch_errors_total",
 	"routewarden_validation_duration_seconds", "routewarden_validation_frozen", "routewarden_validations_total",
-	"routewarden_warming_up", "routewarden_routes", "routewarden_rtr_update_held",
+	"routewarden_warming_up", "routewarden_routes", "routewarden_rtr_update_held", "routewarden_rtr_unresolved",
 }
 
 // ---------------------------------------------------------------------------------------------------------

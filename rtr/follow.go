@@ -3,6 +3,8 @@ package rtr
 import (
 	"context"
 	"fmt"
+	"net/netip"
+	"slices"
 	"time"
 
 	"github.com/routewarden/routewarden/validator/roa"
@@ -10,12 +12,13 @@ import (
 
 // updateState is how the served set follows the inventory.
 type updateState struct {
-	version  uint64 // the inventory version last derived
-	derived  bool
-	frozen   string // why the set is frozen ("" when it follows the inventory)
-	held     *Held
-	base     []roa.ROA // while held: the set served when the hold began
-	unsolved []string
+	version    uint64 // the inventory version last derived
+	derived    bool
+	frozen     string // why the set is frozen ("" when it follows the inventory)
+	held       *Held
+	base       []roa.ROA // while held: the set served when the hold began
+	unresolved []string
+	openPools  []netip.Prefix
 }
 
 // Held is a drop withheld because it would take the origin from too many
@@ -74,7 +77,13 @@ func (s *Server) update(now time.Time) {
 	set := roa.Derive(c, s.cfg.ROA)
 	cur := s.cache.snapshot()
 	s.mu.Lock()
-	s.upd.version, s.upd.derived, s.upd.unsolved = version, true, set.Unresolved
+	if !slices.Equal(s.upd.unresolved, set.Unresolved) && len(set.Unresolved) > 0 {
+		s.log.Warn().Strs("unresolved", set.Unresolved).Strs("openPools", prefixStrings(set.OpenPools)).
+			Msg("RTR: allocations without a known AS get no ROA, and their pools no AS0 ROA (they fail open): " +
+				"set rtr.nodeASN or the nodes' localASN")
+	}
+	s.upd.version, s.upd.derived, s.upd.unresolved, s.upd.openPools = version, true, set.Unresolved, set.OpenPools
+	s.metrics.unresolv.Set(float64(len(set.Unresolved)))
 	base := cur.roas
 	if s.upd.held != nil {
 		base = s.upd.base
@@ -143,6 +152,7 @@ type Status struct {
 	Frozen     string         `json:"frozen,omitempty"`
 	Held       *Held          `json:"held,omitempty"`
 	Unresolved []string       `json:"unresolved,omitempty"`
+	OpenPools  []netip.Prefix `json:"openPools,omitempty"`
 	Clients    []ClientStatus `json:"clients"`
 	ROAs       []roa.ROA      `json:"roas"`
 }
@@ -156,11 +166,19 @@ func (s *Server) Status() Status {
 		st.ROAs = []roa.ROA{}
 	}
 	s.mu.Lock()
-	st.Frozen, st.Unresolved = s.upd.frozen, s.upd.unsolved
+	st.Frozen, st.Unresolved, st.OpenPools = s.upd.frozen, s.upd.unresolved, s.upd.openPools
 	if h := s.upd.held; h != nil {
 		c := *h
 		st.Held = &c
 	}
 	s.mu.Unlock()
 	return st
+}
+
+func prefixStrings(ps []netip.Prefix) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.String()
+	}
+	return out
 }

@@ -48,3 +48,26 @@ func TestHeldServesAdditions(t *testing.T) {
 		t.Errorf("an AS change was held: %+v", h)
 	}
 }
+
+// TestUnresolved: a node without a known AS gets no ROA, and its pool no AS0
+// ROA (it fails open instead of making the node's routes Invalid); the
+// gauge counts it.
+func TestUnresolved(t *testing.T) {
+	src := &memSource{}
+	src.setNodes(1, -2)
+	s := startServer(t, src, Config{MaxDropShare: 1})
+	wait.True(t, "the first set", 20*time.Second, func() bool { return s.Status().Ready })
+	st := s.Status()
+	if got := roaStrings(st.ROAs); !slices.Equal(got, []string{"10.244.1.0/24 AS65010"}) {
+		t.Errorf("serving %q, want node1's CIDR alone (no AS0 over the pool holding node2's)", got)
+	}
+	if len(st.Unresolved) != 1 || len(st.OpenPools) != 1 || gaugeValue(s.metrics.unresolv) != 1 {
+		t.Errorf("unresolved %q, open pools %v, gauge %g: want node2's CIDR and the pod range",
+			st.Unresolved, st.OpenPools, gaugeValue(s.metrics.unresolv))
+	}
+	src.setNodes(1, 2)
+	wait.True(t, "the pool's AS0 back", 20*time.Second, func() bool { return s.Status().Count == 3 })
+	if st := s.Status(); len(st.Unresolved) != 0 || gaugeValue(s.metrics.unresolv) != 0 {
+		t.Errorf("unresolved %q once node2 has an AS", st.Unresolved)
+	}
+}

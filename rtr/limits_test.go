@@ -95,3 +95,9 @@ func counterValue(c prometheus.Counter) float64 {
 	_ = c.Write(&m)
 	return m.GetCounter().GetValue()
 }
+
+func gaugeValue(g prometheus.Gauge) float64 {
+	var m dto.Metric
+	_ = g.Write(&m)
+	return m.GetGauge().GetValue()
+}

@@ -14,6 +14,7 @@ type metrics struct {
 	roas      prometheus.Gauge
 	frozen    prometheus.Gauge
 	held      prometheus.Gauge
+	unresolv  prometheus.Gauge
 	refused   *prometheus.CounterVec
 	connected *prometheus.GaugeVec
 	queries   *prometheus.CounterVec
@@ -31,6 +32,9 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Help: "1 while the ROA set is frozen because the cluster inventory is unavailable."}),
 		held: prometheus.NewGauge(prometheus.GaugeOpts{Name: "routewarden_rtr_update_held",
 			Help: "1 while a new ROA set is held because it would withdraw more than rtr.maxDropShare of the served ROAs."}),
+		unresolv: prometheus.NewGauge(prometheus.GaugeOpts{Name: "routewarden_rtr_unresolved",
+			Help: "Allocations (pod CIDRs, VIPs) that get no ROA because a node announcing them has no known AS; " +
+				"their pools get no AS0 ROA (they fail open)."}),
 		refused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_rtr_refused_total",
 			Help: "RTR connections refused, by reason: allowedClients (the client is outside rtr.allowedClients) or " +
 				"maxSessions (rtr.maxSessions were open)."}, []string{"reason"}),
@@ -43,7 +47,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		errors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_rtr_client_error_reports_total",
 			Help: "RTR Error Reports per client, sent (a bad PDU from it) or received."}, []string{"client", "direction"}),
 	}
-	for _, c := range []prometheus.Collector{m.serial, m.roas, m.frozen, m.held, m.refused, m.connected, m.queries,
+	for _, c := range []prometheus.Collector{m.serial, m.roas, m.frozen, m.held, m.unresolv, m.refused, m.connected, m.queries,
 		m.lastQuery, m.errors} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("registering RTR metrics: %w", err)

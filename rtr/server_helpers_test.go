@@ -37,11 +37,16 @@ func (m *memSource) InventoryStatus() continuous.InventoryStatus {
 	return continuous.InventoryStatus{Synced: true, Available: m.available, Reason: "test outage"}
 }
 
-// setNodes makes nodes 1..n (10.244.i.0/24) the cluster.
+// setNodes makes the nodes i (10.244.i.0/24, AS 65010) the cluster; a
+// negative i is node -i without a local ASN.
 func (m *memSource) setNodes(nodes ...int) {
 	c := &validator.Cluster{IPAM: validator.IPAM{Mode: validator.IPAMClusterPool,
-		PodRanges: []netip.Prefix{netip.MustParsePrefix("10.244.0.0/16")}}}
+		PodRanges: []netip.Prefix{netip.MustParsePrefix("10.244.0.0/16")}}, NodeASNs: map[string][]uint32{}}
 	for _, i := range nodes {
+		if i > 0 {
+			c.NodeASNs["node"+itoa(uint32(i))] = []uint32{65010}
+		}
+		i = max(i, -i)
 		name := "node" + itoa(uint32(i))
 		c.Nodes = append(c.Nodes, validator.Node{Name: name})
 		c.CiliumNodes = append(c.CiliumNodes, validator.CiliumNode{Name: name,
@@ -78,7 +83,6 @@ func startServer(t *testing.T, src Source, cfg Config) *Server {
 	cfg.Listen = "127.0.0.1:0"
 	cfg.Poll = 20 * time.Millisecond
 	cfg.Refresh, cfg.Retry, cfg.Expire = 60*time.Second, 30*time.Second, 600*time.Second
-	cfg.ROA.DefaultASN = 65010
 	s, err := New(cfg, src, zerolog.Nop(), prometheus.NewRegistry())
 	if err != nil {
 		t.Fatal(err)

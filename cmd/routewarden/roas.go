@@ -73,7 +73,7 @@ func runROAs(cmd *cobra.Command, g *globalFlags, f *roasFlags) error {
 	}
 	set := roa.Derive(cluster, roaOptions(cfg))
 	for _, u := range set.Unresolved {
-		log.Warn().Str("allocation", u).Msg("no ROA (set rtr.nodeASN or the node's localASN): it validates Invalid inside its pool")
+		log.Warn().Str("allocation", u).Msg("no ROA (set rtr.nodeASN or the node's localASN); its pool gets no AS0 ROA (fails open)")
 	}
 	write := roa.WriteJSON
 	if f.output == "slurm" {
