@@ -53,6 +53,12 @@ type Config struct {
 	// PDUTimeout ends a session whose router does not send its first query,
 	// or the rest of a PDU whose header it sent, within it (10s).
 	PDUTimeout time.Duration
+	// NotifyInterval is the least time between two Serial Notifies to a
+	// router (60s: RFC 8210 section 8.2 allows no more than one a minute). A
+	// change after a quiet interval is notified at once; later ones wait for
+	// the interval's end and are coalesced into one notify of the then
+	// current serial. Tests shorten it.
+	NotifyInterval time.Duration
 }
 
 // Server is the RTR cache server.
@@ -87,6 +93,9 @@ func New(cfg Config, src Source, log zerolog.Logger, reg prometheus.Registerer) 
 	}
 	if cfg.PDUTimeout == 0 {
 		cfg.PDUTimeout = 10 * time.Second
+	}
+	if cfg.NotifyInterval == 0 {
+		cfg.NotifyInterval = time.Minute
 	}
 	s := &Server{cfg: cfg, src: src, log: log.With().Str("component", "rtr").Logger(),
 		sessions: map[*session]struct{}{}, clients: map[netip.Addr]int{}, poke: make(chan struct{}, 1)}

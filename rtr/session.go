@@ -96,6 +96,8 @@ func (s *session) run(ctx context.Context) error {
 			}
 		}
 	}()
+	var pending <-chan time.Time // when a rate-limited Serial Notify is due
+	var last time.Time           // when the last one was sent
 	for {
 		select {
 		case <-ctx.Done():
@@ -115,14 +117,35 @@ func (s *session) run(ctx context.Context) error {
 				return err
 			}
 		case <-s.notify:
-			if v := s.version(); v >= 0 {
-				snap := s.srv.cache.snapshot()
-				if err := s.send(PDU{Version: uint8(v), Type: TypeSerialNotify, Session: snap.session, Serial: snap.serial}); err != nil {
-					return err
-				}
+			if pending != nil {
+				continue // coalesced into the notify due
+			}
+			if wait := time.Until(last.Add(s.srv.cfg.NotifyInterval)); !last.IsZero() && wait > 0 {
+				pending = time.After(wait)
+				continue
+			}
+			if err := s.serialNotify(&last); err != nil {
+				return err
+			}
+		case <-pending:
+			pending = nil
+			if err := s.serialNotify(&last); err != nil {
+				return err
 			}
 		}
 	}
+}
+
+// serialNotify tells the router the current serial, unless it has not
+// asked yet or already holds it; last is when a notify was last sent.
+func (s *session) serialNotify(last *time.Time) error {
+	st := s.snapshot()
+	snap := s.srv.cache.snapshot()
+	if st.Version < 0 || !st.LastQuery.IsZero() && st.Serial == snap.serial {
+		return nil
+	}
+	*last = time.Now()
+	return s.send(PDU{Version: uint8(st.Version), Type: TypeSerialNotify, Session: snap.session, Serial: snap.serial})
 }
 
 // handle answers one PDU from the router.
