@@ -161,7 +161,7 @@ func (d *deriver) services(snap *validator.Snapshot) {
 		for _, vip := range svc.VIPs {
 			p := validator.VIPPrefix(vip.Unmap())
 			if len(none) > 0 {
-				d.unresolve(p, fmt.Sprintf("%s of Service %s: announced by nodes without a local ASN too (%s)",
+				d.unresolve(p, fmt.Sprintf("%s of Service %s: nodes without a local ASN may announce it (%s)",
 					vip.Unmap(), svc.Key(), strings.Join(none, ", ")))
 			}
 			for _, as := range asns {
