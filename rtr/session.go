@@ -104,7 +104,12 @@ func (s *session) run(ctx context.Context) error {
 			return nil
 		case err := <-readErr:
 			var de *DecodeError
-			if errors.As(err, &de) {
+			if errors.As(err, &de) && len(de.PDU) > 1 && de.PDU[1] == TypeErrorReport {
+				// Never an Error Report for an Error Report (RFC 8210 section 5.11): just close.
+				s.srv.metrics.errors.WithLabelValues(s.client.String(), "received").Inc()
+				return fmt.Errorf("the router sent an Error Report that cannot be read: %s", de.Msg)
+			}
+			if de != nil {
 				s.srv.metrics.errors.WithLabelValues(s.client.String(), "sent").Inc()
 				return s.report(de.Code, de.PDU, de.Msg)
 			}
@@ -158,11 +163,11 @@ func (s *session) handle(p PDU) error {
 	s.mu.Unlock()
 	raw := p.Append(nil)
 	switch {
-	case v >= 0 && int(p.Version) != v:
-		return s.report(ErrUnexpectedPDUVersion, raw, fmt.Sprintf("version %d PDU in a version %d session", p.Version, v))
-	case p.Type == TypeErrorReport:
+	case p.Type == TypeErrorReport: // whatever its version: never answered with an Error Report
 		s.srv.metrics.errors.WithLabelValues(s.client.String(), "received").Inc()
 		return fmt.Errorf("the router reports error %d: %s", p.Session, p.ErrText)
+	case v >= 0 && int(p.Version) != v:
+		return s.report(ErrUnexpectedPDUVersion, raw, fmt.Sprintf("version %d PDU in a version %d session", p.Version, v))
 	case p.Type != TypeResetQuery && p.Type != TypeSerialQuery:
 		return s.report(ErrInvalidRequest, raw, fmt.Sprintf("a router does not send PDU type %d", p.Type))
 	}
