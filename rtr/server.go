@@ -139,7 +139,8 @@ func (s *Server) Poke() {
 	}
 }
 
-// Run serves routers and follows the inventory until ctx ends.
+// Run serves routers and follows the inventory until ctx ends, or the
+// listener fails (its error is returned once everything has stopped).
 func (s *Server) Run(ctx context.Context) error {
 	if err := s.Listen(); err != nil {
 		return err
@@ -147,6 +148,8 @@ func (s *Server) Run(ctx context.Context) error {
 	s.log.Info().Str("listen", s.Addr()).Msg("RTR server listening")
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // before wg.Wait: follow stops with the accept loop
 	wg.Go(func() { s.follow(ctx) })
 	return accept.Serve(ctx, s.ln, accept.Options{What: "RTR server", Allowed: s.cfg.AllowedClients,
 		Refused: func(client netip.Addr) {
