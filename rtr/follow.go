@@ -151,8 +151,8 @@ type Status struct {
 	Count      int            `json:"count"`
 	Frozen     string         `json:"frozen,omitempty"`
 	Held       *Held          `json:"held,omitempty"`
-	Unresolved []string       `json:"unresolved,omitempty"`
-	OpenPools  []netip.Prefix `json:"openPools,omitempty"`
+	Unresolved []string       `json:"unresolved"` // [] when every allocation has its ROA
+	OpenPools  []netip.Prefix `json:"openPools"`
 	Clients    []ClientStatus `json:"clients"`
 	ROAs       []roa.ROA      `json:"roas"`
 }
@@ -167,6 +167,12 @@ func (s *Server) Status() Status {
 	}
 	s.mu.Lock()
 	st.Frozen, st.Unresolved, st.OpenPools = s.upd.frozen, s.upd.unresolved, s.upd.openPools
+	if st.Unresolved == nil {
+		st.Unresolved = []string{}
+	}
+	if st.OpenPools == nil {
+		st.OpenPools = []netip.Prefix{}
+	}
 	if h := s.upd.held; h != nil {
 		c := *h
 		st.Held = &c

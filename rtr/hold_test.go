@@ -1,7 +1,9 @@
 package rtr
 
 import (
+	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -69,5 +71,13 @@ func TestUnresolved(t *testing.T) {
 	wait.True(t, "the pool's AS0 back", 20*time.Second, func() bool { return s.Status().Count == 3 })
 	if st := s.Status(); len(st.Unresolved) != 0 || gaugeValue(s.metrics.unresolv) != 0 {
 		t.Errorf("unresolved %q once node2 has an AS", st.Unresolved)
+	}
+	// /api/v1/roas: empty lists are [], not left out.
+	b, err := json.Marshal(s.Status())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"unresolved":[],"openPools":[]`) {
+		t.Errorf("status JSON %s: want unresolved and openPools as []", b)
 	}
 }
