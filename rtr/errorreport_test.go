@@ -17,7 +17,7 @@ func TestRouterErrorReport(t *testing.T) {
 	src.setNodes(1)
 	s := startServer(t, src, Config{MaxDropShare: 1})
 	wait.True(t, "the first set", 20*time.Second, func() bool { return s.Status().Ready })
-	good := (&PDU{Version: 1, Type: TypeErrorReport, Session: ErrInternal, ErrText: "router trouble"}).Append(nil)
+	good := (&PDU{Version: 1, Type: TypeErrorReport, ErrCode: ErrInternal, ErrText: "router trouble"}).Append(nil)
 	for _, tc := range []struct {
 		name  string
 		query bool // a Reset Query first (a version 1 session)
@@ -27,7 +27,7 @@ func TestRouterErrorReport(t *testing.T) {
 		{"malformed", false, []byte{1, TypeErrorReport, 0, 0, 0, 0, 0, 12, 0, 0, 0, 9}},
 		{"version 2", false, []byte{2, TypeErrorReport, 0, 0, 0, 0, 0, 8}},
 		{"version 0 in a version 1 session", true,
-			(&PDU{Version: 0, Type: TypeErrorReport, Session: ErrInternal}).Append(nil)},
+			(&PDU{Version: 0, Type: TypeErrorReport, ErrCode: ErrInternal}).Append(nil)},
 		{"longer than a router may send", false, []byte{1, TypeErrorReport, 0, 0, 0, 1, 0, 0}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 func FuzzReader(f *testing.F) {
 	for _, p := range []PDU{
 		{Version: 1, Type: TypeResetQuery},
-		{Version: 0, Type: TypeSerialQuery, Session: 1, Serial: 2},
+		{Version: 0, Type: TypeSerialQuery, SessionID: 1, Serial: 2},
 		{Version: 1, Type: TypeIPv4Prefix, Flags: 1, Prefix: netip.MustParsePrefix("10.0.0.0/8"), MaxLen: 24, ASN: 1},
 		{Version: 1, Type: TypeIPv6Prefix, Prefix: netip.MustParsePrefix("fd00::/8"), MaxLen: 8},
 		{Version: 1, Type: TypeEndOfData, Serial: 1, Refresh: 1, Retry: 2, Expire: 3},

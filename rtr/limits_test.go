@@ -27,7 +27,7 @@ func TestSessionLimits(t *testing.T) {
 	if _, err := big.conn.Write([]byte{1, TypeResetQuery, 0, 0, 0, 1, 0, 0}); err != nil {
 		t.Fatal(err)
 	}
-	if p := big.read(); p.Type != TypeErrorReport || p.Session != ErrCorruptData || !strings.Contains(p.ErrText, "65536") {
+	if p := big.read(); p.Type != TypeErrorReport || p.ErrCode != ErrCorruptData || !strings.Contains(p.ErrText, "65536") {
 		t.Fatalf("got %+v, want a Corrupt Data Error Report for the length", p)
 	}
 	if !big.closed() {

@@ -63,9 +63,12 @@ const maxRouterPDULen = 4 << 10
 type PDU struct {
 	Version uint8
 	Type    uint8
-	// Session is the session ID (Serial Notify, Serial Query, Cache Response,
-	// End of Data) or the error code (Error Report).
-	Session uint16
+	// SessionID is the header's session ID (Serial Notify, Serial Query,
+	// Cache Response, End of Data).
+	SessionID uint16
+	// ErrCode is the header's error code (Error Report), where the others
+	// carry the session ID.
+	ErrCode uint16
 	Serial  uint32
 	// Prefix PDUs.
 	Flags  uint8
@@ -83,7 +86,11 @@ type PDU struct {
 func (p *PDU) Append(b []byte) []byte {
 	start := len(b)
 	b = append(b, p.Version, p.Type)
-	b = binary.BigEndian.AppendUint16(b, p.Session)
+	if p.Type == TypeErrorReport {
+		b = binary.BigEndian.AppendUint16(b, p.ErrCode)
+	} else {
+		b = binary.BigEndian.AppendUint16(b, p.SessionID)
+	}
 	b = binary.BigEndian.AppendUint32(b, 0) // the length, set below
 	switch p.Type {
 	case TypeSerialNotify, TypeSerialQuery:
@@ -150,7 +157,12 @@ func Parse(raw []byte) (PDU, error) {
 	if len(raw) < headerLen {
 		return PDU{}, &DecodeError{Code: ErrCorruptData, PDU: raw, Msg: "PDU shorter than its header", Fatal: true}
 	}
-	p := PDU{Version: raw[0], Type: raw[1], Session: binary.BigEndian.Uint16(raw[2:])}
+	p := PDU{Version: raw[0], Type: raw[1]}
+	if p.Type == TypeErrorReport {
+		p.ErrCode = binary.BigEndian.Uint16(raw[2:])
+	} else {
+		p.SessionID = binary.BigEndian.Uint16(raw[2:])
+	}
 	if n := binary.BigEndian.Uint32(raw[4:]); n != uint32(len(raw)) {
 		return p, &DecodeError{Code: ErrCorruptData, PDU: raw, Msg: fmt.Sprintf("length %d, got %d bytes", n, len(raw)), Fatal: true}
 	}

@@ -126,7 +126,7 @@ func (c *client) send(p PDU) {
 	}
 }
 
-// read returns the next PDU, failing after 5s.
+// read returns the next PDU, failing after 20s.
 func (c *client) read() PDU {
 	c.t.Helper()
 	_ = c.conn.SetReadDeadline(time.Now().Add(20 * time.Second))
@@ -161,7 +161,7 @@ func (c *client) response() (withdrawn, announced []roa.ROA, eod PDU) {
 	}
 }
 
-// closed reports whether the server closed the connection (within 5s).
+// closed reports whether the server closed the connection (within 20s).
 func (c *client) closed() bool {
 	_ = c.conn.SetReadDeadline(time.Now().Add(20 * time.Second))
 	for {

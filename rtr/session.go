@@ -150,7 +150,7 @@ func (s *session) serialNotify(last *time.Time) error {
 		return nil
 	}
 	*last = time.Now()
-	return s.send(PDU{Version: uint8(st.Version), Type: TypeSerialNotify, Session: snap.session, Serial: snap.serial})
+	return s.send(PDU{Version: uint8(st.Version), Type: TypeSerialNotify, SessionID: snap.session, Serial: snap.serial})
 }
 
 // handle answers one PDU from the router.
@@ -165,7 +165,7 @@ func (s *session) handle(p PDU) error {
 	switch {
 	case p.Type == TypeErrorReport: // whatever its version: never answered with an Error Report
 		s.srv.metrics.errors.WithLabelValues(s.client.String(), "received").Inc()
-		return fmt.Errorf("the router reports error %d: %s", p.Session, p.ErrText)
+		return fmt.Errorf("the router reports error %d: %s", p.ErrCode, p.ErrText)
 	case v >= 0 && int(p.Version) != v:
 		return s.report(ErrUnexpectedPDUVersion, raw, fmt.Sprintf("version %d PDU in a version %d session", p.Version, v))
 	case p.Type != TypeResetQuery && p.Type != TypeSerialQuery:
@@ -181,14 +181,14 @@ func (s *session) handle(p PDU) error {
 	ver := uint8(v)
 	if !snap.ready { // not fatal (RFC 8210 section 12): the router asks again, or on the Serial Notify to come
 		s.srv.metrics.errors.WithLabelValues(s.client.String(), "sent").Inc()
-		return s.send(PDU{Version: ver, Type: TypeErrorReport, Session: ErrNoData, ErrPDU: raw,
+		return s.send(PDU{Version: ver, Type: TypeErrorReport, ErrCode: ErrNoData, ErrPDU: raw,
 			ErrText: "the cluster's ROAs are not known yet (the inventory has not synced)"})
 	}
 	var withdrawn, announced []roa.ROA
 	serial := snap.serial
 	if p.Type == TypeSerialQuery {
 		var ok bool
-		withdrawn, announced, serial, ok = s.srv.cache.since(p.Session, p.Serial)
+		withdrawn, announced, serial, ok = s.srv.cache.since(p.SessionID, p.Serial)
 		if !ok {
 			s.record(kind, p.Serial)
 			return s.send(PDU{Version: ver, Type: TypeCacheReset})
@@ -197,7 +197,7 @@ func (s *session) handle(p PDU) error {
 		announced = snap.roas
 	}
 	b := s.w
-	if _, err := b.Write((&PDU{Version: ver, Type: TypeCacheResponse, Session: snap.session}).Append(nil)); err != nil {
+	if _, err := b.Write((&PDU{Version: ver, Type: TypeCacheResponse, SessionID: snap.session}).Append(nil)); err != nil {
 		return err
 	}
 	var buf []byte
@@ -218,7 +218,7 @@ func (s *session) handle(p PDU) error {
 	}
 	c := s.srv.cfg
 	s.record(kind, serial)
-	return s.send(PDU{Version: ver, Type: TypeEndOfData, Session: snap.session, Serial: serial,
+	return s.send(PDU{Version: ver, Type: TypeEndOfData, SessionID: snap.session, Serial: serial,
 		Refresh: seconds(c.Refresh), Retry: seconds(c.Retry), Expire: seconds(c.Expire)})
 }
 
@@ -245,6 +245,6 @@ func (s *session) report(code uint16, pdu []byte, text string) error {
 	if v < 0 || code == ErrUnsupportedVersion {
 		v = int(MaxVersion)
 	}
-	_ = s.send(PDU{Version: uint8(v), Type: TypeErrorReport, Session: code, ErrPDU: pdu, ErrText: text})
+	_ = s.send(PDU{Version: uint8(v), Type: TypeErrorReport, ErrCode: code, ErrPDU: pdu, ErrText: text})
 	return fmt.Errorf("%w %d: %s", errClosing, code, text)
 }
