@@ -5,18 +5,13 @@ import (
 	"io"
 	"testing"
 	"time"
-
-	"github.com/routewarden/routewarden/internal/wait"
 )
 
 // TestRouterErrorReport: an Error Report from the router ends its session
 // without an Error Report in return (RFC 8210 section 5.11), even when it is
 // malformed, of another version, or longer than a router may send.
 func TestRouterErrorReport(t *testing.T) {
-	src := &memSource{}
-	src.setNodes(1)
-	s := startServer(t, src, Config{MaxDropShare: 1})
-	wait.True(t, "the first set", 20*time.Second, func() bool { return s.Status().Ready })
+	_, s := serveNodes(t, Config{MaxDropShare: 1}, 1)
 	good := (&PDU{Version: 1, Type: TypeErrorReport, ErrCode: ErrInternal, ErrText: "router trouble"}).Append(nil)
 	for _, tc := range []struct {
 		name  string

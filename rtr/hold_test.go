@@ -14,10 +14,7 @@ import (
 // additions are served (a new node's CIDR gets its ROA at once) and only the
 // withdrawals wait; a prefix whose AS changes is not a withdrawal.
 func TestHeldServesAdditions(t *testing.T) {
-	src := &memSource{}
-	src.setNodes(1, 2, 3, 4)
-	s := startServer(t, src, Config{MaxDropShare: 0.5})
-	wait.True(t, "the first set", 20*time.Second, func() bool { return s.Status().Ready })
+	src, s := serveNodes(t, Config{MaxDropShare: 0.5}, 1, 2, 3, 4)
 
 	src.setNodes(1, 5) // nodes 2-4 replaced by node5: 3 of 4 prefixes lose their origin
 	wait.True(t, "held", 20*time.Second, func() bool { return s.Status().Held != nil })
@@ -55,10 +52,7 @@ func TestHeldServesAdditions(t *testing.T) {
 // ROA (it fails open instead of making the node's routes Invalid); the
 // gauge counts it.
 func TestUnresolved(t *testing.T) {
-	src := &memSource{}
-	src.setNodes(1, -2)
-	s := startServer(t, src, Config{MaxDropShare: 1})
-	wait.True(t, "the first set", 20*time.Second, func() bool { return s.Status().Ready })
+	src, s := serveNodes(t, Config{MaxDropShare: 1}, 1, -2)
 	st := s.Status()
 	if got := roaStrings(st.ROAs); !slices.Equal(got, []string{"10.244.1.0/24 AS65010"}) {
 		t.Errorf("serving %q, want node1's CIDR alone (no AS0 over the pool holding node2's)", got)

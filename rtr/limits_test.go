@@ -17,10 +17,7 @@ import (
 // PDU whose rest never comes, or a session that never asks, ends at
 // PDUTimeout; a client's metric series go with its last session.
 func TestSessionLimits(t *testing.T) {
-	src := &memSource{}
-	src.setNodes(1)
-	s := startServer(t, src, Config{MaxDropShare: 1, MaxSessions: 2, PDUTimeout: 300 * time.Millisecond})
-	wait.True(t, "the first set", 20*time.Second, func() bool { return s.Status().Ready })
+	_, s := serveNodes(t, Config{MaxDropShare: 1, MaxSessions: 2, PDUTimeout: 300 * time.Millisecond}, 1)
 
 	// A header announcing a 64 KiB Reset Query: refused at once, nothing read further.
 	big := dial(t, s)

@@ -15,13 +15,9 @@ import (
 // serial); the limit is each router's own.
 func TestNotifyRateLimit(t *testing.T) {
 	t.Run("held back within the interval", func(t *testing.T) {
-		src := &memSource{}
-		src.setNodes(1)
-		s := startServer(t, src, Config{MaxDropShare: 1, NotifyInterval: time.Hour})
-		wait.True(t, "the first set", 20*time.Second, func() bool { return s.Status().Ready })
+		src, s := serveNodes(t, Config{MaxDropShare: 1, NotifyInterval: time.Hour}, 1)
 		a := dial(t, s)
-		a.send(PDU{Version: 1, Type: TypeResetQuery})
-		_, _, eod := a.response()
+		eod := a.reset()
 		src.setNodes(1, 2)
 		if n := a.read(); n.Type != TypeSerialNotify || n.Serial != eod.Serial+1 {
 			t.Fatalf("got %+v, want a Serial Notify for serial %d at once", n, eod.Serial+1)
@@ -29,8 +25,7 @@ func TestNotifyRateLimit(t *testing.T) {
 		src.setNodes(1, 2, 3)
 		wait.True(t, "the third serial", 20*time.Second, func() bool { return s.Status().Serial == eod.Serial+2 })
 		b := dial(t, s) // a router of its own: its first notify comes at once
-		b.send(PDU{Version: 1, Type: TypeResetQuery})
-		b.response()
+		b.reset()
 		src.setNodes(1, 2, 3, 4)
 		if n := b.read(); n.Type != TypeSerialNotify || n.Serial != eod.Serial+3 {
 			t.Fatalf("second router: got %+v, want a Serial Notify for serial %d", n, eod.Serial+3)
@@ -42,13 +37,9 @@ func TestNotifyRateLimit(t *testing.T) {
 		}
 	})
 	t.Run("sent at the interval's end", func(t *testing.T) {
-		src := &memSource{}
-		src.setNodes(1)
-		s := startServer(t, src, Config{MaxDropShare: 1, NotifyInterval: 500 * time.Millisecond})
-		wait.True(t, "the first set", 20*time.Second, func() bool { return s.Status().Ready })
+		src, s := serveNodes(t, Config{MaxDropShare: 1, NotifyInterval: 500 * time.Millisecond}, 1)
 		c := dial(t, s)
-		c.send(PDU{Version: 1, Type: TypeResetQuery})
-		_, _, eod := c.response()
+		eod := c.reset()
 		src.setNodes(1, 2)
 		if n := c.read(); n.Type != TypeSerialNotify || n.Serial != eod.Serial+1 {
 			t.Fatalf("got %+v, want a Serial Notify for serial %d at once", n, eod.Serial+1)

@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
+	"github.com/routewarden/routewarden/internal/wait"
 	"github.com/routewarden/routewarden/validator"
 	"github.com/routewarden/routewarden/validator/continuous"
 	"github.com/routewarden/routewarden/validator/roa"
@@ -100,6 +101,25 @@ func startServer(t *testing.T, src Source, cfg Config) *Server {
 		}
 	})
 	return s
+}
+
+// serveNodes runs a server over the nodes (as setNodes takes them) and waits
+// for its first set.
+func serveNodes(t *testing.T, cfg Config, nodes ...int) (*memSource, *Server) {
+	t.Helper()
+	src := &memSource{}
+	src.setNodes(nodes...)
+	s := startServer(t, src, cfg)
+	wait.True(t, "the first set", 20*time.Second, func() bool { return s.Status().Ready })
+	return src, s
+}
+
+// reset sends a version 1 Reset Query and returns the End of Data.
+func (c *client) reset() PDU {
+	c.t.Helper()
+	c.send(PDU{Version: 1, Type: TypeResetQuery})
+	_, _, eod := c.response()
+	return eod
 }
 
 // client is a test router speaking RTR through the package's own codec.
