@@ -155,18 +155,20 @@ func (s *Server) Run(ctx context.Context) error {
 		Refused: func(client netip.Addr) {
 			s.metrics.refused.WithLabelValues("allowedClients").Inc()
 			s.log.Warn().Str("client", client.String()).Msg("refusing an RTR session from outside rtr.allowedClients")
-		},
-		MaxConns: s.cfg.MaxSessions,
-		Full: func(client netip.Addr) {
-			s.metrics.refused.WithLabelValues("maxSessions").Inc()
-			s.log.Warn().Str("client", client.String()).Int("maxSessions", s.cfg.MaxSessions).
-				Msg("refusing an RTR session: rtr.maxSessions are open")
 		}}, s.log, s.serve)
 }
 
 func (s *Server) serve(ctx context.Context, conn net.Conn, client netip.Addr) {
-	sess := newSession(s, conn, client)
 	s.mu.Lock()
+	if len(s.sessions) >= s.cfg.MaxSessions {
+		s.mu.Unlock()
+		conn.Close()
+		s.metrics.refused.WithLabelValues("maxSessions").Inc()
+		s.log.Warn().Str("client", client.String()).Int("maxSessions", s.cfg.MaxSessions).
+			Msg("refusing an RTR session: rtr.maxSessions are open")
+		return
+	}
+	sess := newSession(s, conn, client)
 	s.sessions[sess] = struct{}{}
 	s.clients[client]++
 	s.metrics.connected.WithLabelValues(client.String()).Inc()
@@ -176,8 +178,7 @@ func (s *Server) serve(ctx context.Context, conn net.Conn, client netip.Addr) {
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	err := sess.run(ctx)
 	stop()
-	conn.Close()
-	s.mu.Lock()
+	s.mu.Lock() // the session is gone (its slot free) before its router sees the close
 	delete(s.sessions, sess)
 	if s.clients[client]--; s.clients[client] == 0 {
 		delete(s.clients, client)
@@ -186,6 +187,7 @@ func (s *Server) serve(ctx context.Context, conn net.Conn, client netip.Addr) {
 		s.metrics.connected.WithLabelValues(client.String()).Dec()
 	}
 	s.mu.Unlock()
+	conn.Close()
 	ev := log.Info()
 	if err != nil && ctx.Err() == nil {
 		ev = log.Warn().Err(err)

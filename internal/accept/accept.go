@@ -24,25 +24,15 @@ type Options struct {
 	Allowed []netip.Prefix
 	// Refused is called (before the connection is closed) for a source outside Allowed.
 	Refused func(remote netip.Addr)
-	// MaxConns bounds the connections handled at once; 0: no bound.
-	MaxConns int
-	// Full is called (before the connection is closed) for a connection
-	// refused because MaxConns are open.
-	Full func(remote netip.Addr)
 }
 
 // Serve accepts connections on ln until ctx ends (then ln is closed), runs
 // handle for each in its own goroutine, and returns once every handle has
-// returned. handle owns its connection. Beyond o.MaxConns open connections,
-// new ones are closed at once.
+// returned. handle owns its connection.
 func Serve(ctx context.Context, ln net.Listener, o Options, log zerolog.Logger,
 	handle func(ctx context.Context, conn net.Conn, remote netip.Addr)) error {
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	var slots chan struct{} // one per connection being handled
-	if o.MaxConns > 0 {
-		slots = make(chan struct{}, o.MaxConns)
-	}
 	stop := context.AfterFunc(ctx, func() { ln.Close() })
 	defer stop()
 	for {
@@ -71,23 +61,7 @@ func Serve(ctx context.Context, ln net.Listener, o Options, log zerolog.Logger,
 			conn.Close()
 			continue
 		}
-		if slots != nil {
-			select {
-			case slots <- struct{}{}:
-			default:
-				if o.Full != nil {
-					o.Full(remote)
-				}
-				conn.Close()
-				continue
-			}
-		}
-		wg.Go(func() {
-			handle(ctx, conn, remote)
-			if slots != nil {
-				<-slots
-			}
-		})
+		wg.Go(func() { handle(ctx, conn, remote) })
 	}
 }
 
