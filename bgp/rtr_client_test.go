@@ -53,7 +53,7 @@ func (c *rovCluster) InventoryStatus() continuous.InventoryStatus {
 
 // TestGoBGPAsRTRClient: GoBGP's RTR client (AddRpki), which speaks RTR
 // version 0, reads routewarden's ROAs and validates paths as BIRD does in
-// cmd/routewarden's TestRTRWithBIRD; a deleted node's CIDR turns Invalid
+// cmd/routewarden's TestRTRToR; a deleted node's CIDR turns Invalid
 // through the Serial Notify.
 func TestGoBGPAsRTRClient(t *testing.T) {
 	inv := &rovCluster{nodes: []int{1, 2, 3}, version: 1}

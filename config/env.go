@@ -91,6 +91,7 @@ var numberRanges = map[string]string{
 	"bgp.dynamicNeighbors.asn": "0–4294967295 (an AS number; 0 accepts any)",
 	"bgp.listenPort":           "1–65535 (a TCP port)",
 	"rtr.nodeASN":              "0–4294967295 (an AS number; 0: none)",
+	"rtr.maxSessions":          "1 or more (sessions at once)",
 }
 
 // expected describes the value a key of Go type goType takes.

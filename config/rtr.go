@@ -20,15 +20,19 @@ type RTRConfig struct {
 	Refresh time.Duration `mapstructure:"refresh" yaml:"refresh"`
 	Retry   time.Duration `mapstructure:"retry" yaml:"retry"`
 	Expire  time.Duration `mapstructure:"expire" yaml:"expire"`
-	// MaxDropShare is the largest share (0–1) of the served ROAs one update may
-	// withdraw; a larger drop is held (and routewarden_rtr_update_held is 1).
+	// MaxDropShare is the largest share (0–1) of the served prefixes one update
+	// may leave without an origin AS; a larger drop's withdrawals are held (and
+	// routewarden_rtr_update_held is 1), its additions served.
 	MaxDropShare float64 `mapstructure:"maxDropShare" yaml:"maxDropShare"`
 	// HoldDrop serves a held drop once it has persisted this long; 0 holds it
 	// until it shrinks below maxDropShare or routewarden restarts.
 	HoldDrop time.Duration `mapstructure:"holdDrop" yaml:"holdDrop"`
 	// NodeASN is the AS of nodes Cilium's BGP objects give no localASN; 0: none
-	// (their CIDRs then get no ROA and validate Invalid inside a pool).
+	// (their allocations then get no ROA, and their pools no AS0 ROA: fail open).
 	NodeASN uint32 `mapstructure:"nodeASN" yaml:"nodeASN"`
+	// MaxSessions bounds the RTR sessions served at once; more are refused
+	// (each costs memory, and the port may be reachable from anywhere).
+	MaxSessions int `mapstructure:"maxSessions" yaml:"maxSessions"`
 }
 
 // rtrDefaults are the rtr keys' defaults (config.go's defaults hold them).
@@ -38,6 +42,7 @@ var rtrDefaults = map[string]any{
 	"rtr.retry":        "30s",
 	"rtr.expire":       "2h",
 	"rtr.maxDropShare": 0.5,
+	"rtr.maxSessions":  32,
 }
 
 // ClientPrefixes returns AllowedClients parsed (Validate has checked them).
@@ -78,6 +83,9 @@ func (r *RTRConfig) validate(add func(key, format string, args ...any)) {
 	}
 	if r.MaxDropShare < 0 || r.MaxDropShare > 1 {
 		add("rtr.maxDropShare", "%g is not a share between 0 and 1", r.MaxDropShare)
+	}
+	if r.MaxSessions < 1 {
+		add("rtr.maxSessions", "%d: at least 1 session must be allowed", r.MaxSessions)
 	}
 	if r.HoldDrop < 0 {
 		add("rtr.holdDrop", "%s is negative", r.HoldDrop)

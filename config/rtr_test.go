@@ -23,6 +23,7 @@ func TestRTR(t *testing.T) {
   expire: 60s
   maxDropShare: 2
   holdDrop: -1s
+  maxSessions: 0
 `, []string{
 			`:3: rtr.listen: "127.0.0.1:99999": port "99999" is not a TCP port (1–65535)`,
 			`:4: rtr.allowedClients[0]: "10.0.0.0/33" is not a CIDR (expected e.g. 10.244.0.0/16)`,
@@ -31,16 +32,17 @@ func TestRTR(t *testing.T) {
 			`:7: rtr.expire: 1m0s is outside 10m0s–48h0m0s (RFC 8210 section 6)`,
 			`:8: rtr.maxDropShare: 2 is not a share between 0 and 1`,
 			`:9: rtr.holdDrop: -1s is negative`,
+			`:10: rtr.maxSessions: 0: at least 1 session must be allowed`,
 		}},
 		{"expire not beyond refresh", "rtr:\n  enabled: true\n  refresh: 3600s\n  expire: 1800s\n",
 			[]string{`:4: rtr.expire: 30m0s must be longer than rtr.refresh (1h0m0s) and rtr.retry (30s)`}},
 		{"unknown key", "rtr:\n  enabled: true\n  listenPort: 323\n", []string{":3: rtr.listenPort: unknown key (expected one of: allowedClients, enabled, expire, holdDrop, listen, " +
-			"maxDropShare, nodeASN, refresh, retry)"}},
+			"maxDropShare, maxSessions, nodeASN, refresh, retry)"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := checkProblems(t, tc.yaml, tc.want)
-			if len(tc.want) == 0 && (cfg.RTR.Listen != ":8282" || cfg.RTR.Expire != 2*time.Hour || cfg.RTR.MaxDropShare != 0.5) {
+			if len(tc.want) == 0 && (cfg.RTR.Listen != ":8282" || cfg.RTR.Expire != 2*time.Hour || cfg.RTR.MaxDropShare != 0.5 || cfg.RTR.MaxSessions != 32) {
 				t.Errorf("defaults not applied: %+v", cfg.RTR)
 			}
 		})

@@ -55,9 +55,9 @@ var chartCases = []chartCase{
 	{file: "ha-hostnetwork.yaml", replicas: 2, hostNetwork: true, bgpPort: 179, netBind: true},
 	{file: "hostnetwork-1179.yaml", replicas: 1, hostNetwork: true, bgpPort: 1179},
 	{file: "service-lb-179.yaml", replicas: 1, bgpPort: 179, bmpPort: 11019, rtrPort: 8282, netBind: true, bgpService: "LoadBalancer"},
-	{file: "networkpolicy.yaml", replicas: 1, bgpPort: 1179, bmpPort: 11019, bgpService: "ClusterIP",
+	{file: "networkpolicy.yaml", replicas: 1, bgpPort: 1179, bmpPort: 11019, rtrPort: 8282, bgpService: "ClusterIP",
 		netpol: map[string][]string{"bgp": {"10.0.1.1/32", "10.0.0.0/24", "fd00:10::/64", "192.0.2.7/32"},
-			"bmp": {"10.0.1.0/30"}, "http": {"pods app.kubernetes.io/component=test,app.kubernetes.io/instance=routewarden," +
+			"bmp": {"10.0.1.0/30"}, "rtr": {"10.0.1.1/32", "10.0.2.0/30"}, "http": {"pods app.kubernetes.io/component=test,app.kubernetes.io/instance=routewarden," +
 				"app.kubernetes.io/name=routewarden", "pods app.kubernetes.io/name=prometheus in kubernetes.io/metadata.name=monitoring"}}},
 	{file: "monitoring-secrets.yaml", replicas: 1, bgpPort: 1179, bgpService: "ClusterIP", monitoring: true,
 		secrets: map[string][]string{
@@ -79,7 +79,7 @@ var exportedMetrics = []string{
 	"routewarden_findings", "routewarden_findings_firing", "routewarden_inventory_available",
 	"routewarden_inventory_synced", "routewarden_inventory_objects", "routewarden_inventory_watch_errors_total",
 	"routewarden_validation_duration_seconds", "routewarden_validation_frozen", "routewarden_validations_total",
-	"routewarden_warming_up", "routewarden_routes", "routewarden_rtr_update_held",
+	"routewarden_warming_up", "routewarden_routes", "routewarden_rtr_update_held", "routewarden_rtr_unresolved",
 	"routewarden_convergence_seconds", "routewarden_convergence_pending",
 }
 

@@ -3,6 +3,8 @@ package rtr
 import (
 	"context"
 	"fmt"
+	"net/netip"
+	"slices"
 	"time"
 
 	"github.com/routewarden/routewarden/validator/roa"
@@ -10,19 +12,25 @@ import (
 
 // updateState is how the served set follows the inventory.
 type updateState struct {
-	version  uint64 // the inventory version last derived
-	derived  bool
-	frozen   string // why the set is frozen ("" when it follows the inventory)
-	held     *Held
-	unsolved []string
+	version    uint64 // the inventory version last derived
+	derived    bool
+	frozen     string // why the set is frozen ("" when it follows the inventory)
+	held       *Held
+	base       []roa.ROA // while held: the set served when the hold began
+	unresolved []string
+	openPools  []netip.Prefix
 }
 
-// Held is a derived set withheld because it would drop too many ROAs at once.
+// Held is a drop withheld because it would take the origin from too many
+// prefixes at once: the set served when it began stays served, with the
+// inventory's additions.
 type Held struct {
-	Since     time.Time `json:"since"`
-	Withdrawn int       `json:"withdrawn"`
-	Served    int       `json:"served"`
-	Reason    string    `json:"reason"`
+	Since time.Time `json:"since"`
+	// Withdrawn counts the served prefixes the inventory's set leaves without
+	// any origin AS, of the Served prefixes that have one.
+	Withdrawn int    `json:"withdrawn"`
+	Served    int    `json:"served"`
+	Reason    string `json:"reason"`
 }
 
 // follow derives the set whenever the inventory changes (checked every
@@ -43,7 +51,9 @@ func (s *Server) follow(ctx context.Context) {
 
 // update derives the set from the inventory and publishes it, unless the
 // inventory cannot be trusted (the set is frozen: a silent cache never
-// shrinks it) or the set would drop more than MaxDropShare (held).
+// shrinks it) or the set would leave more than MaxDropShare of the served
+// prefixes without an origin (held: its additions are served, its
+// withdrawals wait).
 func (s *Server) update(now time.Time) {
 	st := s.src.InventoryStatus()
 	if !st.Available {
@@ -66,34 +76,50 @@ func (s *Server) update(now time.Time) {
 	}
 	set := roa.Derive(c, s.cfg.ROA)
 	cur := s.cache.snapshot()
-	withdrawn, _ := roa.Diff(cur.roas, set.ROAs)
 	s.mu.Lock()
-	s.upd.version, s.upd.derived, s.upd.unsolved = version, true, set.Unresolved
-	if cur.ready && len(cur.roas) > 0 && float64(len(withdrawn)) > s.cfg.MaxDropShare*float64(len(cur.roas)) {
+	if !slices.Equal(s.upd.unresolved, set.Unresolved) && len(set.Unresolved) > 0 {
+		s.log.Warn().Strs("unresolved", set.Unresolved).Strs("openPools", prefixStrings(set.OpenPools)).
+			Msg("RTR: allocations without a known AS get no ROA, and their pools no AS0 ROA (they fail open): " +
+				"set rtr.nodeASN or the nodes' localASN")
+	}
+	s.upd.version, s.upd.derived, s.upd.unresolved, s.upd.openPools = version, true, set.Unresolved, set.OpenPools
+	s.metrics.unresolv.Set(float64(len(set.Unresolved)))
+	base := cur.roas
+	if s.upd.held != nil {
+		base = s.upd.base
+	}
+	publish, held := set.ROAs, false
+	lost, served := originLoss(base, set.ROAs)
+	if cur.ready && float64(lost) > s.cfg.MaxDropShare*float64(served) {
 		if s.upd.held == nil {
-			s.upd.held = &Held{Since: now}
-			s.log.Warn().Int("withdrawn", len(withdrawn)).Int("served", len(cur.roas)).Float64("maxDropShare", s.cfg.MaxDropShare).
-				Msg("RTR: holding a ROA set that would withdraw more than rtr.maxDropShare of the served ROAs at once")
+			s.upd.held, s.upd.base = &Held{Since: now}, base
+			s.log.Warn().Int("withdrawn", lost).Int("served", served).Float64("maxDropShare", s.cfg.MaxDropShare).
+				Msg("RTR: holding the withdrawals of a ROA set that would leave more than rtr.maxDropShare of the " +
+					"served prefixes without an origin (its additions are served)")
 		}
 		h := s.upd.held
-		h.Withdrawn, h.Served = len(withdrawn), len(cur.roas)
-		h.Reason = fmt.Sprintf("the inventory's set would withdraw %d of the %d served ROAs (more than rtr.maxDropShare %g)",
-			len(withdrawn), len(cur.roas), s.cfg.MaxDropShare)
+		h.Withdrawn, h.Served = lost, served
+		h.Reason = fmt.Sprintf("the inventory's set would leave %d of the %d served prefixes without an origin AS "+
+			"(more than rtr.maxDropShare %g); its additions are served, its withdrawals held", lost, served, s.cfg.MaxDropShare)
 		if s.cfg.HoldDrop == 0 || now.Sub(h.Since) < s.cfg.HoldDrop {
-			s.mu.Unlock()
-			s.metrics.held.Set(1)
-			return
+			publish, held = union(base, set.ROAs), true
+		} else {
+			s.log.Warn().Int("withdrawn", lost).Dur("heldFor", now.Sub(h.Since)).Msg("RTR: serving the held withdrawals after rtr.holdDrop")
 		}
-		s.log.Warn().Int("withdrawn", len(withdrawn)).Dur("heldFor", now.Sub(h.Since)).Msg("RTR: serving the held ROA set after rtr.holdDrop")
 	}
-	s.upd.held = nil
+	if !held {
+		s.upd.held, s.upd.base = nil, nil
+	}
 	s.mu.Unlock()
 	s.metrics.held.Set(0)
-	if s.cache.publish(set.ROAs) {
+	if held {
+		s.metrics.held.Set(1)
+	}
+	if s.cache.publish(publish) {
 		snap := s.cache.snapshot()
 		s.metrics.serial.Set(float64(snap.serial))
 		s.metrics.roas.Set(float64(len(snap.roas)))
-		s.log.Info().Uint32("serial", snap.serial).Int("roas", len(snap.roas)).Int("withdrawn", len(withdrawn)).
+		s.log.Info().Uint32("serial", snap.serial).Int("roas", len(snap.roas)).Bool("withdrawalsHeld", held).
 			Msg("RTR: serving a new ROA set")
 		s.notifyAll()
 	}
@@ -125,7 +151,8 @@ type Status struct {
 	Count      int            `json:"count"`
 	Frozen     string         `json:"frozen,omitempty"`
 	Held       *Held          `json:"held,omitempty"`
-	Unresolved []string       `json:"unresolved,omitempty"`
+	Unresolved []string       `json:"unresolved"` // [] when every allocation has its ROA
+	OpenPools  []netip.Prefix `json:"openPools"`
 	Clients    []ClientStatus `json:"clients"`
 	ROAs       []roa.ROA      `json:"roas"`
 }
@@ -139,11 +166,25 @@ func (s *Server) Status() Status {
 		st.ROAs = []roa.ROA{}
 	}
 	s.mu.Lock()
-	st.Frozen, st.Unresolved = s.upd.frozen, s.upd.unsolved
+	st.Frozen, st.Unresolved, st.OpenPools = s.upd.frozen, s.upd.unresolved, s.upd.openPools
+	if st.Unresolved == nil {
+		st.Unresolved = []string{}
+	}
+	if st.OpenPools == nil {
+		st.OpenPools = []netip.Prefix{}
+	}
 	if h := s.upd.held; h != nil {
 		c := *h
 		st.Held = &c
 	}
 	s.mu.Unlock()
 	return st
+}
+
+func prefixStrings(ps []netip.Prefix) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.String()
+	}
+	return out
 }

@@ -7,13 +7,15 @@ import (
 )
 
 // metrics are the server's; per-client series are labelled with the router's
-// address (rtr.allowedClients bounds how many there are).
+// address and exist while it has a session open (rtr.maxSessions bounds how
+// many there are: a client's series go when its last session closes).
 type metrics struct {
 	serial    prometheus.Gauge
 	roas      prometheus.Gauge
 	frozen    prometheus.Gauge
 	held      prometheus.Gauge
-	refused   prometheus.Counter
+	unresolv  prometheus.Gauge
+	refused   *prometheus.CounterVec
 	connected *prometheus.GaugeVec
 	queries   *prometheus.CounterVec
 	lastQuery *prometheus.GaugeVec
@@ -30,8 +32,12 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Help: "1 while the ROA set is frozen because the cluster inventory is unavailable."}),
 		held: prometheus.NewGauge(prometheus.GaugeOpts{Name: "routewarden_rtr_update_held",
 			Help: "1 while a new ROA set is held because it would withdraw more than rtr.maxDropShare of the served ROAs."}),
-		refused: prometheus.NewCounter(prometheus.CounterOpts{Name: "routewarden_rtr_refused_total",
-			Help: "RTR connections refused: the client is outside rtr.allowedClients."}),
+		unresolv: prometheus.NewGauge(prometheus.GaugeOpts{Name: "routewarden_rtr_unresolved",
+			Help: "Allocations (pod CIDRs, VIPs) that get no ROA because a node announcing them has no known AS; " +
+				"their pools get no AS0 ROA (they fail open)."}),
+		refused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_rtr_refused_total",
+			Help: "RTR connections refused, by reason: allowedClients (the client is outside rtr.allowedClients) or " +
+				"maxSessions (rtr.maxSessions were open)."}, []string{"reason"}),
 		connected: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "routewarden_rtr_client_sessions",
 			Help: "RTR sessions open, per client."}, []string{"client"}),
 		queries: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_rtr_client_queries_total",
@@ -41,11 +47,19 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		errors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_rtr_client_error_reports_total",
 			Help: "RTR Error Reports per client, sent (a bad PDU from it) or received."}, []string{"client", "direction"}),
 	}
-	for _, c := range []prometheus.Collector{m.serial, m.roas, m.frozen, m.held, m.refused, m.connected, m.queries,
+	for _, c := range []prometheus.Collector{m.serial, m.roas, m.frozen, m.held, m.unresolv, m.refused, m.connected, m.queries,
 		m.lastQuery, m.errors} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("registering RTR metrics: %w", err)
 		}
 	}
 	return m, nil
+}
+
+// forget deletes a client's series (its last session closed).
+func (m *metrics) forget(client string) {
+	l := prometheus.Labels{"client": client}
+	for _, v := range []interface{ DeletePartialMatch(prometheus.Labels) int }{m.connected, m.queries, m.lastQuery, m.errors} {
+		v.DeletePartialMatch(l)
+	}
 }

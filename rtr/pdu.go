@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/netip"
+	"time"
 )
 
 // PDU types (RFC 8210 section 5).
@@ -50,17 +51,24 @@ const FlagAnnounce uint8 = 1
 // headerLen is the common header: version, type, session ID or error code, length.
 const headerLen = 8
 
-// MaxPDULen bounds what the reader accepts: the longest PDU a router sends is
-// an Error Report quoting a PDU, which this covers with room to spare.
+// MaxPDULen bounds what NewReader accepts.
 const MaxPDULen = 64 << 10
+
+// maxRouterPDULen bounds what the server reads from a router: its queries
+// are 8 or 12 bytes, and an Error Report quotes one of the cache's PDUs (32
+// bytes at most) with a diagnostic text, which this leaves ample room for.
+const maxRouterPDULen = 4 << 10
 
 // PDU is one RTR protocol data unit; which fields count depends on Type.
 type PDU struct {
 	Version uint8
 	Type    uint8
-	// Session is the session ID (Serial Notify, Serial Query, Cache Response,
-	// End of Data) or the error code (Error Report).
-	Session uint16
+	// SessionID is the header's session ID (Serial Notify, Serial Query,
+	// Cache Response, End of Data).
+	SessionID uint16
+	// ErrCode is the header's error code (Error Report), where the others
+	// carry the session ID.
+	ErrCode uint16
 	Serial  uint32
 	// Prefix PDUs.
 	Flags  uint8
@@ -78,7 +86,11 @@ type PDU struct {
 func (p *PDU) Append(b []byte) []byte {
 	start := len(b)
 	b = append(b, p.Version, p.Type)
-	b = binary.BigEndian.AppendUint16(b, p.Session)
+	if p.Type == TypeErrorReport {
+		b = binary.BigEndian.AppendUint16(b, p.ErrCode)
+	} else {
+		b = binary.BigEndian.AppendUint16(b, p.SessionID)
+	}
 	b = binary.BigEndian.AppendUint32(b, 0) // the length, set below
 	switch p.Type {
 	case TypeSerialNotify, TypeSerialQuery:
@@ -145,7 +157,12 @@ func Parse(raw []byte) (PDU, error) {
 	if len(raw) < headerLen {
 		return PDU{}, &DecodeError{Code: ErrCorruptData, PDU: raw, Msg: "PDU shorter than its header", Fatal: true}
 	}
-	p := PDU{Version: raw[0], Type: raw[1], Session: binary.BigEndian.Uint16(raw[2:])}
+	p := PDU{Version: raw[0], Type: raw[1]}
+	if p.Type == TypeErrorReport {
+		p.ErrCode = binary.BigEndian.Uint16(raw[2:])
+	} else {
+		p.SessionID = binary.BigEndian.Uint16(raw[2:])
+	}
 	if n := binary.BigEndian.Uint32(raw[4:]); n != uint32(len(raw)) {
 		return p, &DecodeError{Code: ErrCorruptData, PDU: raw, Msg: fmt.Sprintf("length %d, got %d bytes", n, len(raw)), Fatal: true}
 	}
@@ -209,12 +226,17 @@ func parseErrorReport(p PDU, raw []byte) (PDU, error) {
 
 // Reader reads PDUs from a stream, one buffer reused.
 type Reader struct {
-	r   io.Reader
-	buf []byte
+	r      io.Reader
+	buf    []byte
+	maxLen uint32
+	// conn, when set, gets a read deadline of bodyTimeout for the rest of a
+	// PDU once its header is in (cleared when it is complete).
+	conn        interface{ SetReadDeadline(time.Time) error }
+	bodyTimeout time.Duration
 }
 
-// NewReader reads PDUs from r.
-func NewReader(r io.Reader) *Reader { return &Reader{r: r, buf: make([]byte, 64)} }
+// NewReader reads PDUs of up to MaxPDULen bytes from r.
+func NewReader(r io.Reader) *Reader { return &Reader{r: r, buf: make([]byte, 64), maxLen: MaxPDULen} }
 
 // Read returns the next PDU. A *DecodeError says which Error Report the PDU
 // calls for; when it is Fatal the stream is out of step and must be closed.
@@ -224,20 +246,26 @@ func (r *Reader) Read() (PDU, error) {
 		return PDU{}, err
 	}
 	n := binary.BigEndian.Uint32(r.buf[4:])
-	if n < headerLen || n > MaxPDULen {
+	if n < headerLen || n > r.maxLen {
 		raw := append([]byte(nil), r.buf[:headerLen]...)
 		return PDU{}, &DecodeError{Code: ErrCorruptData, PDU: raw, Fatal: true,
-			Msg: fmt.Sprintf("PDU length %d (expected %d to %d)", n, headerLen, MaxPDULen)}
+			Msg: fmt.Sprintf("PDU length %d (expected %d to %d)", n, headerLen, r.maxLen)}
 	}
 	if int(n) > cap(r.buf) {
 		r.buf = append(r.buf[:headerLen], make([]byte, int(n)-headerLen)...)
 	}
 	raw := r.buf[:n]
+	if r.conn != nil && n > headerLen {
+		_ = r.conn.SetReadDeadline(time.Now().Add(r.bodyTimeout))
+	}
 	if _, err := io.ReadFull(r.r, raw[headerLen:]); err != nil {
 		if err == io.EOF {
 			err = io.ErrUnexpectedEOF
 		}
-		return PDU{}, err
+		return PDU{}, fmt.Errorf("reading the %d-byte PDU whose header arrived: %w", n, err)
+	}
+	if r.conn != nil {
+		_ = r.conn.SetReadDeadline(time.Time{})
 	}
 	return Parse(raw)
 }

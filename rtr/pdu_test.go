@@ -18,23 +18,23 @@ func TestPDURoundTrip(t *testing.T) {
 		pdu  PDU
 		hex  string
 	}{
-		{"serial notify v1", PDU{Version: 1, Type: TypeSerialNotify, Session: 0x1234, Serial: 7},
+		{"serial notify v1", PDU{Version: 1, Type: TypeSerialNotify, SessionID: 0x1234, Serial: 7},
 			"010012340000000c" + "00000007"},
-		{"serial query v0", PDU{Version: 0, Type: TypeSerialQuery, Session: 9, Serial: 1},
+		{"serial query v0", PDU{Version: 0, Type: TypeSerialQuery, SessionID: 9, Serial: 1},
 			"000100090000000c00000001"},
 		{"reset query", PDU{Version: 1, Type: TypeResetQuery}, "0102000000000008"},
-		{"cache response", PDU{Version: 1, Type: TypeCacheResponse, Session: 2}, "0103000200000008"},
+		{"cache response", PDU{Version: 1, Type: TypeCacheResponse, SessionID: 2}, "0103000200000008"},
 		{"ipv4 prefix", PDU{Version: 1, Type: TypeIPv4Prefix, Flags: FlagAnnounce,
 			Prefix: netip.MustParsePrefix("10.244.1.0/24"), MaxLen: 24, ASN: 65010},
 			"0104000000000014" + "01181800" + "0af40100" + "0000fdf2"},
 		{"ipv6 prefix withdraw", PDU{Version: 0, Type: TypeIPv6Prefix,
 			Prefix: netip.MustParsePrefix("fd00::/64"), MaxLen: 128, ASN: 0},
 			"0006000000000020" + "00408000" + "fd000000000000000000000000000000" + "00000000"},
-		{"end of data v1", PDU{Version: 1, Type: TypeEndOfData, Session: 3, Serial: 4, Refresh: 60, Retry: 30, Expire: 600},
+		{"end of data v1", PDU{Version: 1, Type: TypeEndOfData, SessionID: 3, Serial: 4, Refresh: 60, Retry: 30, Expire: 600},
 			"0107000300000018" + "00000004" + "0000003c" + "0000001e" + "00000258"},
-		{"end of data v0", PDU{Version: 0, Type: TypeEndOfData, Session: 3, Serial: 4}, "000700030000000c00000004"},
+		{"end of data v0", PDU{Version: 0, Type: TypeEndOfData, SessionID: 3, Serial: 4}, "000700030000000c00000004"},
 		{"cache reset", PDU{Version: 1, Type: TypeCacheReset}, "0108000000000008"},
-		{"error report", PDU{Version: 1, Type: TypeErrorReport, Session: ErrNoData, ErrPDU: []byte{1, 2, 0, 0, 0, 0, 0, 8},
+		{"error report", PDU{Version: 1, Type: TypeErrorReport, ErrCode: ErrNoData, ErrPDU: []byte{1, 2, 0, 0, 0, 0, 0, 8},
 			ErrText: "no"}, "010a00020000001a" + "00000008" + "0102000000000008" + "00000002" + "6e6f"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

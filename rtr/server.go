@@ -35,8 +35,9 @@ type Config struct {
 	AllowedClients []netip.Prefix
 	// Refresh, Retry and Expire are the End of Data timers (version 1).
 	Refresh, Retry, Expire time.Duration
-	// MaxDropShare is the largest share (0–1) of the served ROAs one update
-	// may withdraw; a larger drop is held (HoldDrop).
+	// MaxDropShare is the largest share (0–1) of the served prefixes one
+	// update may leave without an origin AS; a larger drop's withdrawals are
+	// held (HoldDrop), its additions served.
 	MaxDropShare float64
 	// HoldDrop is how long a held drop must persist before it is served; 0
 	// holds it until the drop shrinks below MaxDropShare or a restart.
@@ -47,6 +48,17 @@ type Config struct {
 	Poll time.Duration
 	// WriteTimeout ends a session whose router stops reading (30s).
 	WriteTimeout time.Duration
+	// MaxSessions bounds the sessions served at once; more are refused (32).
+	MaxSessions int
+	// PDUTimeout ends a session whose router does not send its first query,
+	// or the rest of a PDU whose header it sent, within it (10s).
+	PDUTimeout time.Duration
+	// NotifyInterval is the least time between two Serial Notifies to a
+	// router (60s: RFC 8210 section 8.2 allows no more than one a minute). A
+	// change after a quiet interval is notified at once; later ones wait for
+	// the interval's end and are coalesced into one notify of the then
+	// current serial. Tests shorten it.
+	NotifyInterval time.Duration
 }
 
 // Server is the RTR cache server.
@@ -61,6 +73,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}
+	clients  map[netip.Addr]int // sessions per router (its metric series go with the last)
 	upd      updateState
 }
 
@@ -75,8 +88,17 @@ func New(cfg Config, src Source, log zerolog.Logger, reg prometheus.Registerer) 
 	if cfg.WriteTimeout == 0 {
 		cfg.WriteTimeout = 30 * time.Second
 	}
+	if cfg.MaxSessions == 0 {
+		cfg.MaxSessions = 32
+	}
+	if cfg.PDUTimeout == 0 {
+		cfg.PDUTimeout = 10 * time.Second
+	}
+	if cfg.NotifyInterval == 0 {
+		cfg.NotifyInterval = time.Minute
+	}
 	s := &Server{cfg: cfg, src: src, log: log.With().Str("component", "rtr").Logger(),
-		sessions: map[*session]struct{}{}, poke: make(chan struct{}, 1)}
+		sessions: map[*session]struct{}{}, clients: map[netip.Addr]int{}, poke: make(chan struct{}, 1)}
 	var id [2]byte
 	_, _ = rand.Read(id[:])
 	s.cache.session = binary.BigEndian.Uint16(id[:])
@@ -117,7 +139,8 @@ func (s *Server) Poke() {
 	}
 }
 
-// Run serves routers and follows the inventory until ctx ends.
+// Run serves routers and follows the inventory until ctx ends, or the
+// listener fails (its error is returned once everything has stopped).
 func (s *Server) Run(ctx context.Context) error {
 	if err := s.Listen(); err != nil {
 		return err
@@ -125,30 +148,46 @@ func (s *Server) Run(ctx context.Context) error {
 	s.log.Info().Str("listen", s.Addr()).Msg("RTR server listening")
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // before wg.Wait: follow stops with the accept loop
 	wg.Go(func() { s.follow(ctx) })
 	return accept.Serve(ctx, s.ln, accept.Options{What: "RTR server", Allowed: s.cfg.AllowedClients,
 		Refused: func(client netip.Addr) {
-			s.metrics.refused.Inc()
+			s.metrics.refused.WithLabelValues("allowedClients").Inc()
 			s.log.Warn().Str("client", client.String()).Msg("refusing an RTR session from outside rtr.allowedClients")
 		}}, s.log, s.serve)
 }
 
 func (s *Server) serve(ctx context.Context, conn net.Conn, client netip.Addr) {
-	sess := newSession(s, conn, client)
 	s.mu.Lock()
+	if len(s.sessions) >= s.cfg.MaxSessions {
+		s.mu.Unlock()
+		conn.Close()
+		s.metrics.refused.WithLabelValues("maxSessions").Inc()
+		s.log.Warn().Str("client", client.String()).Int("maxSessions", s.cfg.MaxSessions).
+			Msg("refusing an RTR session: rtr.maxSessions are open")
+		return
+	}
+	sess := newSession(s, conn, client)
 	s.sessions[sess] = struct{}{}
-	s.mu.Unlock()
+	s.clients[client]++
 	s.metrics.connected.WithLabelValues(client.String()).Inc()
+	s.mu.Unlock()
 	log := s.log.With().Str("client", conn.RemoteAddr().String()).Logger()
 	log.Info().Msg("RTR session opened")
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	err := sess.run(ctx)
 	stop()
-	conn.Close()
-	s.mu.Lock()
+	s.mu.Lock() // the session is gone (its slot free) before its router sees the close
 	delete(s.sessions, sess)
+	if s.clients[client]--; s.clients[client] == 0 {
+		delete(s.clients, client)
+		s.metrics.forget(client.String())
+	} else {
+		s.metrics.connected.WithLabelValues(client.String()).Dec()
+	}
 	s.mu.Unlock()
-	s.metrics.connected.WithLabelValues(client.String()).Dec()
+	conn.Close()
 	ev := log.Info()
 	if err != nil && ctx.Err() == nil {
 		ev = log.Warn().Err(err)

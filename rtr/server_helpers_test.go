@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
+	"github.com/routewarden/routewarden/internal/wait"
 	"github.com/routewarden/routewarden/validator"
 	"github.com/routewarden/routewarden/validator/continuous"
 	"github.com/routewarden/routewarden/validator/roa"
@@ -37,11 +38,16 @@ func (m *memSource) InventoryStatus() continuous.InventoryStatus {
 	return continuous.InventoryStatus{Synced: true, Available: m.available, Reason: "test outage"}
 }
 
-// setNodes makes nodes 1..n (10.244.i.0/24) the cluster.
+// setNodes makes the nodes i (10.244.i.0/24, AS 65010) the cluster; a
+// negative i is node -i without a local ASN.
 func (m *memSource) setNodes(nodes ...int) {
 	c := &validator.Cluster{IPAM: validator.IPAM{Mode: validator.IPAMClusterPool,
-		PodRanges: []netip.Prefix{netip.MustParsePrefix("10.244.0.0/16")}}}
+		PodRanges: []netip.Prefix{netip.MustParsePrefix("10.244.0.0/16")}}, NodeASNs: map[string][]uint32{}}
 	for _, i := range nodes {
+		if i > 0 {
+			c.NodeASNs["node"+itoa(uint32(i))] = []uint32{65010}
+		}
+		i = max(i, -i)
 		name := "node" + itoa(uint32(i))
 		c.Nodes = append(c.Nodes, validator.Node{Name: name})
 		c.CiliumNodes = append(c.CiliumNodes, validator.CiliumNode{Name: name,
@@ -51,6 +57,19 @@ func (m *memSource) setNodes(nodes ...int) {
 	m.c, m.available = c, true
 	m.version++
 	m.mu.Unlock()
+}
+
+// setASN gives every node the local ASN asn (a new inventory version).
+func (m *memSource) setASN(asn uint32) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c := *m.c
+	c.NodeASNs = map[string][]uint32{}
+	for _, n := range c.Nodes {
+		c.NodeASNs[n.Name] = []uint32{asn}
+	}
+	m.c = &c
+	m.version++
 }
 
 func (m *memSource) setAvailable(ok bool) {
@@ -65,7 +84,6 @@ func startServer(t *testing.T, src Source, cfg Config) *Server {
 	cfg.Listen = "127.0.0.1:0"
 	cfg.Poll = 20 * time.Millisecond
 	cfg.Refresh, cfg.Retry, cfg.Expire = 60*time.Second, 30*time.Second, 600*time.Second
-	cfg.ROA.DefaultASN = 65010
 	s, err := New(cfg, src, zerolog.Nop(), prometheus.NewRegistry())
 	if err != nil {
 		t.Fatal(err)
@@ -83,6 +101,25 @@ func startServer(t *testing.T, src Source, cfg Config) *Server {
 		}
 	})
 	return s
+}
+
+// serveNodes runs a server over the nodes (as setNodes takes them) and waits
+// for its first set.
+func serveNodes(t *testing.T, cfg Config, nodes ...int) (*memSource, *Server) {
+	t.Helper()
+	src := &memSource{}
+	src.setNodes(nodes...)
+	s := startServer(t, src, cfg)
+	wait.True(t, "the first set", 20*time.Second, func() bool { return s.Status().Ready })
+	return src, s
+}
+
+// reset sends a version 1 Reset Query and returns the End of Data.
+func (c *client) reset() PDU {
+	c.t.Helper()
+	c.send(PDU{Version: 1, Type: TypeResetQuery})
+	_, _, eod := c.response()
+	return eod
 }
 
 // client is a test router speaking RTR through the package's own codec.
@@ -109,7 +146,7 @@ func (c *client) send(p PDU) {
 	}
 }
 
-// read returns the next PDU, failing after 5s.
+// read returns the next PDU, failing after 20s.
 func (c *client) read() PDU {
 	c.t.Helper()
 	_ = c.conn.SetReadDeadline(time.Now().Add(20 * time.Second))
@@ -144,7 +181,7 @@ func (c *client) response() (withdrawn, announced []roa.ROA, eod PDU) {
 	}
 }
 
-// closed reports whether the server closed the connection (within 5s).
+// closed reports whether the server closed the connection (within 20s).
 func (c *client) closed() bool {
 	_ = c.conn.SetReadDeadline(time.Now().Add(20 * time.Second))
 	for {

@@ -32,14 +32,14 @@ func TestResetAndSerial(t *testing.T) {
 			if n.Type != TypeSerialNotify || n.Serial != eod.Serial+1 || n.Version != version {
 				t.Fatalf("got %+v, want a Serial Notify for serial %d", n, eod.Serial+1)
 			}
-			c.send(PDU{Version: version, Type: TypeSerialQuery, Session: eod.Session, Serial: eod.Serial})
+			c.send(PDU{Version: version, Type: TypeSerialQuery, SessionID: eod.SessionID, Serial: eod.Serial})
 			withdrawn, announced, eod2 := c.response()
 			if w, a := roaStrings(withdrawn), roaStrings(announced); !slices.Equal(w, []string{"10.244.2.0/24 AS65010"}) ||
 				!slices.Equal(a, []string{"10.244.3.0/24 AS65010"}) || eod2.Serial != n.Serial {
 				t.Errorf("serial: withdrawn %q announced %q at %d", w, a, eod2.Serial)
 			}
 			// A serial the cache never had, or another session's, is a Cache Reset.
-			c.send(PDU{Version: version, Type: TypeSerialQuery, Session: eod.Session + 1, Serial: eod.Serial})
+			c.send(PDU{Version: version, Type: TypeSerialQuery, SessionID: eod.SessionID + 1, Serial: eod.Serial})
 			if p := c.read(); p.Type != TypeCacheReset {
 				t.Errorf("other session: got %+v, want a Cache Reset", p)
 			}
@@ -53,7 +53,7 @@ func TestResetAndSerial(t *testing.T) {
 func TestBadClients(t *testing.T) {
 	src := &memSource{}
 	src.setNodes(1)
-	s := startServer(t, src, Config{MaxDropShare: 1, WriteTimeout: time.Second})
+	s := startServer(t, src, Config{MaxDropShare: 1, WriteTimeout: time.Second, PDUTimeout: time.Minute})
 	wait.True(t, "the first set", 20*time.Second, func() bool { return s.Status().Ready })
 	for _, tc := range []struct {
 		name string
@@ -76,7 +76,7 @@ func TestBadClients(t *testing.T) {
 			for p.Type != TypeErrorReport && p.Type != TypeSerialNotify && p.Type != TypeCacheReset {
 				p = c.read() // the answer to a good query first
 			}
-			if p.Type != TypeErrorReport || p.Session != tc.code {
+			if p.Type != TypeErrorReport || p.ErrCode != tc.code {
 				t.Fatalf("got %+v, want an Error Report with code %d", p, tc.code)
 			}
 			if !c.closed() {
@@ -114,7 +114,7 @@ func TestBadClients(t *testing.T) {
 	if n := good.read(); n.Type != TypeSerialNotify {
 		t.Fatalf("got %+v, want a Serial Notify", n)
 	}
-	good.send(PDU{Version: 1, Type: TypeSerialQuery, Session: eod.Session, Serial: eod.Serial})
+	good.send(PDU{Version: 1, Type: TypeSerialQuery, SessionID: eod.SessionID, Serial: eod.Serial})
 	if _, a, _ := good.response(); len(a) != 1 {
 		t.Errorf("announced %v, want node2's CIDR", a)
 	}
@@ -163,7 +163,7 @@ func TestNoDataYet(t *testing.T) {
 	s := startServer(t, src, Config{MaxDropShare: 1})
 	c := dial(t, s)
 	c.send(PDU{Version: 1, Type: TypeResetQuery})
-	if p := c.read(); p.Type != TypeErrorReport || p.Session != ErrNoData {
+	if p := c.read(); p.Type != TypeErrorReport || p.ErrCode != ErrNoData {
 		t.Fatalf("got %+v, want No Data Available", p)
 	}
 	src.setAvailable(true)

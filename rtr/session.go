@@ -53,7 +53,7 @@ func (d deadlineWriter) Write(b []byte) (int, error) {
 
 func newSession(s *Server, conn net.Conn, client netip.Addr) *session {
 	return &session{srv: s, conn: conn, client: client, notify: make(chan struct{}, 1),
-		w:      bufio.NewWriterSize(deadlineWriter{conn, s.cfg.WriteTimeout}, 64<<10),
+		w:      bufio.NewWriterSize(deadlineWriter{conn, s.cfg.WriteTimeout}, 4<<10),
 		status: ClientStatus{Addr: conn.RemoteAddr().String(), Connected: time.Now(), Version: -1}}
 }
 
@@ -78,8 +78,11 @@ func (s *session) run(ctx context.Context) error {
 	readErr := make(chan error, 1)
 	done := make(chan struct{}) // the reader never outlives the session
 	defer close(done)
+	// A router asks at once; then each PDU's rest must follow its header
+	// within PDUTimeout, and none may be longer than maxRouterPDULen.
+	_ = s.conn.SetReadDeadline(time.Now().Add(s.srv.cfg.PDUTimeout))
+	r := &Reader{r: s.conn, buf: make([]byte, 64), maxLen: maxRouterPDULen, conn: s.conn, bodyTimeout: s.srv.cfg.PDUTimeout}
 	go func() {
-		r := NewReader(s.conn)
 		for {
 			p, err := r.Read()
 			if err != nil {
@@ -93,13 +96,20 @@ func (s *session) run(ctx context.Context) error {
 			}
 		}
 	}()
+	var pending <-chan time.Time // when a rate-limited Serial Notify is due
+	var last time.Time           // when the last one was sent
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case err := <-readErr:
 			var de *DecodeError
-			if errors.As(err, &de) {
+			if errors.As(err, &de) && len(de.PDU) > 1 && de.PDU[1] == TypeErrorReport {
+				// Never an Error Report for an Error Report (RFC 8210 section 5.11): just close.
+				s.srv.metrics.errors.WithLabelValues(s.client.String(), "received").Inc()
+				return fmt.Errorf("the router sent an Error Report that cannot be read: %s", de.Msg)
+			}
+			if de != nil {
 				s.srv.metrics.errors.WithLabelValues(s.client.String(), "sent").Inc()
 				return s.report(de.Code, de.PDU, de.Msg)
 			}
@@ -112,14 +122,35 @@ func (s *session) run(ctx context.Context) error {
 				return err
 			}
 		case <-s.notify:
-			if v := s.version(); v >= 0 {
-				snap := s.srv.cache.snapshot()
-				if err := s.send(PDU{Version: uint8(v), Type: TypeSerialNotify, Session: snap.session, Serial: snap.serial}); err != nil {
-					return err
-				}
+			if pending != nil {
+				continue // coalesced into the notify due
+			}
+			if wait := time.Until(last.Add(s.srv.cfg.NotifyInterval)); !last.IsZero() && wait > 0 {
+				pending = time.After(wait)
+				continue
+			}
+			if err := s.serialNotify(&last); err != nil {
+				return err
+			}
+		case <-pending:
+			pending = nil
+			if err := s.serialNotify(&last); err != nil {
+				return err
 			}
 		}
 	}
+}
+
+// serialNotify tells the router the current serial, unless it has not
+// asked yet or already holds it; last is when a notify was last sent.
+func (s *session) serialNotify(last *time.Time) error {
+	st := s.snapshot()
+	snap := s.srv.cache.snapshot()
+	if st.Version < 0 || !st.LastQuery.IsZero() && st.Serial == snap.serial {
+		return nil
+	}
+	*last = time.Now()
+	return s.send(PDU{Version: uint8(st.Version), Type: TypeSerialNotify, SessionID: snap.session, Serial: snap.serial})
 }
 
 // handle answers one PDU from the router.
@@ -132,11 +163,11 @@ func (s *session) handle(p PDU) error {
 	s.mu.Unlock()
 	raw := p.Append(nil)
 	switch {
+	case p.Type == TypeErrorReport: // whatever its version: never answered with an Error Report
+		s.srv.metrics.errors.WithLabelValues(s.client.String(), "received").Inc()
+		return fmt.Errorf("the router reports error %d: %s", p.ErrCode, p.ErrText)
 	case v >= 0 && int(p.Version) != v:
 		return s.report(ErrUnexpectedPDUVersion, raw, fmt.Sprintf("version %d PDU in a version %d session", p.Version, v))
-	case p.Type == TypeErrorReport:
-		s.srv.metrics.errors.WithLabelValues(s.client.String(), "received").Inc()
-		return fmt.Errorf("the router reports error %d: %s", p.Session, p.ErrText)
 	case p.Type != TypeResetQuery && p.Type != TypeSerialQuery:
 		return s.report(ErrInvalidRequest, raw, fmt.Sprintf("a router does not send PDU type %d", p.Type))
 	}
@@ -150,14 +181,14 @@ func (s *session) handle(p PDU) error {
 	ver := uint8(v)
 	if !snap.ready { // not fatal (RFC 8210 section 12): the router asks again, or on the Serial Notify to come
 		s.srv.metrics.errors.WithLabelValues(s.client.String(), "sent").Inc()
-		return s.send(PDU{Version: ver, Type: TypeErrorReport, Session: ErrNoData, ErrPDU: raw,
+		return s.send(PDU{Version: ver, Type: TypeErrorReport, ErrCode: ErrNoData, ErrPDU: raw,
 			ErrText: "the cluster's ROAs are not known yet (the inventory has not synced)"})
 	}
 	var withdrawn, announced []roa.ROA
 	serial := snap.serial
 	if p.Type == TypeSerialQuery {
 		var ok bool
-		withdrawn, announced, serial, ok = s.srv.cache.since(p.Session, p.Serial)
+		withdrawn, announced, serial, ok = s.srv.cache.since(p.SessionID, p.Serial)
 		if !ok {
 			s.record(kind, p.Serial)
 			return s.send(PDU{Version: ver, Type: TypeCacheReset})
@@ -166,7 +197,7 @@ func (s *session) handle(p PDU) error {
 		announced = snap.roas
 	}
 	b := s.w
-	if _, err := b.Write((&PDU{Version: ver, Type: TypeCacheResponse, Session: snap.session}).Append(nil)); err != nil {
+	if _, err := b.Write((&PDU{Version: ver, Type: TypeCacheResponse, SessionID: snap.session}).Append(nil)); err != nil {
 		return err
 	}
 	var buf []byte
@@ -187,7 +218,7 @@ func (s *session) handle(p PDU) error {
 	}
 	c := s.srv.cfg
 	s.record(kind, serial)
-	return s.send(PDU{Version: ver, Type: TypeEndOfData, Session: snap.session, Serial: serial,
+	return s.send(PDU{Version: ver, Type: TypeEndOfData, SessionID: snap.session, Serial: serial,
 		Refresh: seconds(c.Refresh), Retry: seconds(c.Retry), Expire: seconds(c.Expire)})
 }
 
@@ -214,6 +245,6 @@ func (s *session) report(code uint16, pdu []byte, text string) error {
 	if v < 0 || code == ErrUnsupportedVersion {
 		v = int(MaxVersion)
 	}
-	_ = s.send(PDU{Version: uint8(v), Type: TypeErrorReport, Session: code, ErrPDU: pdu, ErrText: text})
+	_ = s.send(PDU{Version: uint8(v), Type: TypeErrorReport, ErrCode: code, ErrPDU: pdu, ErrText: text})
 	return fmt.Errorf("%w %d: %s", errClosing, code, text)
 }

@@ -35,10 +35,18 @@ the nodes' ASNs) and prints the ROA set routewarden run serves over RPKI-RTR whe
   each announced LB IP       /32 or /128, the AS of every node that may announce it
   every pool and range       AS0 up to /32 or /128: anything unallocated inside validates Invalid
 
--o slurm writes an RFC 8416 SLURM file (locally added assertions) for an RPKI relying party.`,
-		Example: `  kubectl get nodes,ciliumnodes,ciliumloadbalancerippools,ciliumbgpclusterconfigs,ciliumbgpnodeconfigoverrides -o json > cluster.json
+The pod ranges come from the cilium-config ConfigMap (cluster-pool), the CiliumPodIPPools (multi-pool) or
+cluster.podRanges: without them there is no AS0 ROA over the pod ranges, which stderr notes.
+
+-o slurm writes an RFC 8416 SLURM file (locally added assertions) for an RPKI relying party.
+
+Exit status: 0 the set is complete; 1 the set is printed, but some allocations have no ROA because their node
+has no known AS (stderr names them; their pools get no AS0 ROA, as routewarden run serves them); 2 bad usage or
+input; 3 the output could not be written.`,
+		Example: `  kubectl get nodes,ciliumnodes,ciliumpodippools,ciliumloadbalancerippools,ciliumbgpclusterconfigs,ciliumbgpnodeconfigoverrides -o json > cluster.json
+  kubectl get -n kube-system configmap cilium-config -o yaml > cilium-config.yaml
   kubectl get services,endpointslices,ciliumbgpadvertisements -A -o json > services.json
-  routewarden roas --cluster cluster.json --cluster services.json -o slurm > routewarden.slurm`,
+  routewarden roas --cluster cluster.json --cluster cilium-config.yaml --cluster services.json -o slurm > routewarden.slurm`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runROAs(cmd, g, f) },
 	}
@@ -72,8 +80,16 @@ func runROAs(cmd *cobra.Command, g *globalFlags, f *roasFlags) error {
 		return err
 	}
 	set := roa.Derive(cluster, roaOptions(cfg))
+	if len(cluster.IPAM.PodRanges) == 0 {
+		log.Warn().Msg("the pod ranges are unknown, so no AS0 ROA covers them (an unallocated pod CIDR validates " +
+			"NotFound, not Invalid): add the cilium-config ConfigMap (cluster-pool) or the CiliumPodIPPools " +
+			"(multi-pool) to --cluster, or set cluster.podRanges")
+	}
 	for _, u := range set.Unresolved {
-		log.Warn().Str("allocation", u).Msg("no ROA (set rtr.nodeASN or the node's localASN): it validates Invalid inside its pool")
+		log.Warn().Str("allocation", u).Msg("no ROA (set rtr.nodeASN or the node's localASN)")
+	}
+	for _, p := range set.OpenPools {
+		log.Warn().Stringer("pool", p).Msg("no AS0 ROA: the pool holds an allocation without a ROA (it fails open)")
 	}
 	write := roa.WriteJSON
 	if f.output == "slurm" {
@@ -81,6 +97,9 @@ func runROAs(cmd *cobra.Command, g *globalFlags, f *roasFlags) error {
 	}
 	if err := write(cmd.OutOrStdout(), set); err != nil {
 		return runtimeErr(fmt.Errorf("writing the ROAs: %w", err))
+	}
+	if len(set.Unresolved) > 0 {
+		return &exitError{code: exitFindings}
 	}
 	return nil
 }

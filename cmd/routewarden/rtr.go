@@ -17,7 +17,8 @@ func newRTR(cfg *config.Config, cluster rtr.Source, log zerolog.Logger, reg prom
 		return nil, nil
 	}
 	s, err := rtr.New(rtr.Config{Listen: c.Listen, AllowedClients: c.ClientPrefixes(), Refresh: c.Refresh, Retry: c.Retry,
-		Expire: c.Expire, MaxDropShare: c.MaxDropShare, HoldDrop: c.HoldDrop, ROA: roaOptions(cfg)}, cluster, log, reg)
+		Expire: c.Expire, MaxDropShare: c.MaxDropShare, HoldDrop: c.HoldDrop, MaxSessions: c.MaxSessions,
+		ROA: roaOptions(cfg)}, cluster, log, reg)
 	if err != nil {
 		return nil, err
 	}

@@ -2,8 +2,10 @@
 // say what the cluster may announce: each node's allocated pod CIDRs with its
 // AS, each announced LoadBalancer IP with its announcing nodes' AS, and an
 // AS0 ROA (RFC 6483, RFC 7607) over every pool, so that anything unallocated
-// inside a pool validates Invalid at a router doing origin validation. It is
-// pure: the rtr package serves the set, `routewarden roas` prints it.
+// inside a pool validates Invalid at a router doing origin validation. A pool
+// holding an allocation whose AS is unknown gets no AS0 ROA (it fails open
+// rather than reject a legitimate route). It is pure: the rtr package serves
+// the set, `routewarden roas` prints it.
 package roa
 
 import (
@@ -11,6 +13,7 @@ import (
 	"fmt"
 	"net/netip"
 	"slices"
+	"strings"
 
 	"github.com/routewarden/routewarden/validator"
 )
@@ -53,9 +56,12 @@ type Options struct {
 // not be derived.
 type Set struct {
 	ROAs []ROA `json:"roas"`
-	// Unresolved says which allocations got no ROA (a node without an AS):
-	// inside a pool they validate Invalid.
+	// Unresolved says which allocations got no ROA (a node without an AS).
 	Unresolved []string `json:"unresolved,omitempty"`
+	// OpenPools are the pools left without their AS0 ROA because an
+	// unresolved allocation lies inside: they fail open (NotFound) instead of
+	// making that allocation Invalid.
+	OpenPools []netip.Prefix `json:"openPools,omitempty"`
 }
 
 // Derive computes the ROA set of a cluster.
@@ -70,7 +76,7 @@ func Derive(c *validator.Cluster, opts Options) Set {
 		asns := d.asnsOf(name)
 		for _, a := range v.Allocated {
 			if len(asns) == 0 {
-				d.set.Unresolved = append(d.set.Unresolved, fmt.Sprintf("%s of node %s: the node has no local ASN", a.Prefix, name))
+				d.unresolve(a.Prefix.Masked(), fmt.Sprintf("%s of node %s: the node has no local ASN", a.Prefix, name))
 			}
 			for _, as := range asns {
 				d.add(a.Prefix.Masked(), uint8(a.Prefix.Bits()), as, "node "+name+": "+a.Source)
@@ -81,9 +87,15 @@ func Derive(c *validator.Cluster, opts Options) Set {
 	pools := [][]netip.Prefix{c.IPAM.PodRanges, c.LBPools, opts.AllowedRanges}
 	for i, what := range []string{"pod range", "LoadBalancer pool", "allowed range"} {
 		for _, p := range pools[i] {
+			if slices.ContainsFunc(d.open, p.Overlaps) {
+				d.set.OpenPools = append(d.set.OpenPools, p.Masked())
+				continue
+			}
 			d.add(p.Masked(), uint8(p.Addr().BitLen()), 0, "AS0: "+what)
 		}
 	}
+	slices.SortFunc(d.set.OpenPools, netip.Prefix.Compare)
+	d.set.OpenPools = slices.Compact(d.set.OpenPools)
 	slices.SortFunc(d.set.ROAs, Compare)
 	slices.Sort(d.set.Unresolved)
 	return d.set
@@ -94,6 +106,13 @@ type deriver struct {
 	opts Options
 	seen map[Key]bool
 	set  Set
+	open []netip.Prefix // the unresolved allocations
+}
+
+// unresolve records an allocation that gets no ROA: its pool fails open.
+func (d *deriver) unresolve(p netip.Prefix, why string) {
+	d.open = append(d.open, p)
+	d.set.Unresolved = append(d.set.Unresolved, why)
 }
 
 func (d *deriver) add(p netip.Prefix, maxLen uint8, asn uint32, why string) {
@@ -118,7 +137,8 @@ func (d *deriver) asnsOf(node string) []uint32 {
 
 // services adds a host ROA per announced VIP, with the AS of every node that
 // may announce it: with externalTrafficPolicy Local the nodes with a ready
-// endpoint (Cilium withdraws the VIP from the others), else every node.
+// endpoint (Cilium withdraws the VIP from the others), else every node. A
+// VIP one of those nodes could announce without an AS is unresolved.
 func (d *deriver) services(snap *validator.Snapshot) {
 	for i := range d.c.Services {
 		svc := &d.c.Services[i]
@@ -126,15 +146,24 @@ func (d *deriver) services(snap *validator.Snapshot) {
 			continue
 		}
 		var asns []uint32
+		var none []string // nodes that may announce it and have no AS
 		for _, name := range snap.NodeNames() {
 			if v := snap.NodeView(name); v.Current() && (!svc.LocalTraffic() || svc.ReadyOn(name)) {
-				asns = append(asns, d.asnsOf(name)...)
+				if a := d.asnsOf(name); len(a) > 0 {
+					asns = append(asns, a...)
+				} else {
+					none = append(none, name)
+				}
 			}
 		}
 		slices.Sort(asns)
 		asns = slices.Compact(asns)
 		for _, vip := range svc.VIPs {
 			p := validator.VIPPrefix(vip.Unmap())
+			if len(none) > 0 {
+				d.unresolve(p, fmt.Sprintf("%s of Service %s: nodes without a local ASN may announce it (%s)",
+					vip.Unmap(), svc.Key(), strings.Join(none, ", ")))
+			}
 			for _, as := range asns {
 				d.add(p, uint8(p.Bits()), as, "Service "+svc.Key())
 			}

@@ -43,23 +43,30 @@ func keys(s Set) []string {
 func TestDerive(t *testing.T) {
 	perNode := cluster()
 	perNode.NodeASNs = map[string][]uint32{"node1": {65001}, "node2": {65002}}
+	oneUnknown := cluster()
+	oneUnknown.NodeASNs = map[string][]uint32{"node1": {65001}}
 	for _, tc := range []struct {
 		name       string
 		c          *validator.Cluster
 		opts       Options
 		want       []string
 		unresolved int
+		openPools  string
 	}{
 		{"one AS for every node", cluster(), Options{DefaultASN: 65010, AllowedRanges: []netip.Prefix{pfx("198.51.100.0/24")}},
 			[]string{"10.244.0.0/16-32 AS0", "10.244.1.0/24-24 AS65010", "10.244.2.0/24-24 AS65010",
 				"192.0.2.0/24-32 AS0", "192.0.2.10/32-32 AS65010", "192.0.2.11/32-32 AS65010", "198.51.100.0/24-32 AS0",
-				"fd00:244::/48-128 AS0", "fd00:244:0:1::/64-64 AS65010"}, 0},
+				"fd00:244::/48-128 AS0", "fd00:244:0:1::/64-64 AS65010"}, 0, "[]"},
 		{"an AS per node", perNode, Options{},
 			[]string{"10.244.0.0/16-32 AS0", "10.244.1.0/24-24 AS65001", "10.244.2.0/24-24 AS65002",
 				"192.0.2.0/24-32 AS0", "192.0.2.10/32-32 AS65001", "192.0.2.10/32-32 AS65002", "192.0.2.11/32-32 AS65002",
-				"fd00:244::/48-128 AS0", "fd00:244:0:1::/64-64 AS65001"}, 0},
-		{"no AS at all", cluster(), Options{},
-			[]string{"10.244.0.0/16-32 AS0", "192.0.2.0/24-32 AS0", "fd00:244::/48-128 AS0"}, 3},
+				"fd00:244::/48-128 AS0", "fd00:244:0:1::/64-64 AS65001"}, 0, "[]"},
+		// node2's CIDR and the VIPs node2 may announce get no ROA, so their pools get no AS0 ROA (fail open).
+		{"a node without an AS", oneUnknown, Options{},
+			[]string{"10.244.1.0/24-24 AS65001", "192.0.2.10/32-32 AS65001", "fd00:244::/48-128 AS0",
+				"fd00:244:0:1::/64-64 AS65001"}, 3, "[10.244.0.0/16 192.0.2.0/24]"},
+		{"no AS at all", cluster(), Options{AllowedRanges: []netip.Prefix{pfx("198.51.100.0/24")}},
+			[]string{"198.51.100.0/24-32 AS0"}, 5, "[10.244.0.0/16 192.0.2.0/24 fd00:244::/48]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := Derive(tc.c, tc.opts)
@@ -68,6 +75,9 @@ func TestDerive(t *testing.T) {
 			}
 			if len(s.Unresolved) != tc.unresolved {
 				t.Errorf("unresolved %q, want %d", s.Unresolved, tc.unresolved)
+			}
+			if got := fmt.Sprint(s.OpenPools); got != tc.openPools {
+				t.Errorf("open pools %s, want %s", got, tc.openPools)
 			}
 		})
 	}

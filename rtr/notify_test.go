@@ -1,0 +1,60 @@
+package rtr
+
+import (
+	"errors"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/routewarden/routewarden/internal/wait"
+)
+
+// TestNotifyRateLimit: RFC 8210 section 8.2, no more than one Serial Notify
+// per NotifyInterval to a router. The first change is notified at once, the
+// next ones wait for the interval (coalesced, carrying the then current
+// serial); the limit is each router's own.
+func TestNotifyRateLimit(t *testing.T) {
+	t.Run("held back within the interval", func(t *testing.T) {
+		src, s := serveNodes(t, Config{MaxDropShare: 1, NotifyInterval: time.Hour}, 1)
+		a := dial(t, s)
+		eod := a.reset()
+		src.setNodes(1, 2)
+		if n := a.read(); n.Type != TypeSerialNotify || n.Serial != eod.Serial+1 {
+			t.Fatalf("got %+v, want a Serial Notify for serial %d at once", n, eod.Serial+1)
+		}
+		src.setNodes(1, 2, 3)
+		wait.True(t, "the third serial", 20*time.Second, func() bool { return s.Status().Serial == eod.Serial+2 })
+		b := dial(t, s) // a router of its own: its first notify comes at once
+		b.reset()
+		src.setNodes(1, 2, 3, 4)
+		if n := b.read(); n.Type != TypeSerialNotify || n.Serial != eod.Serial+3 {
+			t.Fatalf("second router: got %+v, want a Serial Notify for serial %d", n, eod.Serial+3)
+		}
+		_ = a.conn.SetReadDeadline(time.Now().Add(time.Second))
+		p, err := a.r.Read()
+		if ne := net.Error(nil); !errors.As(err, &ne) || !ne.Timeout() {
+			t.Fatalf("the first router got %+v (%v) within the hour after its last notify", p, err)
+		}
+	})
+	t.Run("sent at the interval's end", func(t *testing.T) {
+		src, s := serveNodes(t, Config{MaxDropShare: 1, NotifyInterval: 500 * time.Millisecond}, 1)
+		c := dial(t, s)
+		eod := c.reset()
+		src.setNodes(1, 2)
+		if n := c.read(); n.Type != TypeSerialNotify || n.Serial != eod.Serial+1 {
+			t.Fatalf("got %+v, want a Serial Notify for serial %d at once", n, eod.Serial+1)
+		}
+		for i, nodes := range [][]int{{1, 2, 3}, {1, 2, 3, 4}} {
+			src.setNodes(nodes...)
+			wait.True(t, "the next serial", 20*time.Second, func() bool { return s.Status().Serial == eod.Serial+2+uint32(i) })
+		}
+		// However the changes fall into intervals, the notifies end at the last serial.
+		for serial := eod.Serial + 1; serial != eod.Serial+3; {
+			n := c.read()
+			if n.Type != TypeSerialNotify || n.Serial <= serial || n.Serial > eod.Serial+3 {
+				t.Fatalf("got %+v after serial %d, want a Serial Notify up to serial %d", n, serial, eod.Serial+3)
+			}
+			serial = n.Serial
+		}
+	})
+}
