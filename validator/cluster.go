@@ -46,6 +46,13 @@ type Cluster struct {
 	// CiliumBGPPeeringPolicy): the origin AS of its routes. The rules do not
 	// read it; the RTR server's ROAs (validator/roa) do.
 	NodeASNs map[string][]uint32
+	// PolicyDrops are paths a ToR received and its policy dropped (BMP
+	// pre- against post-policy; check: --tor-routes). They are the BGP side's,
+	// not the cluster's: the pipeline adds them to the cluster it validates,
+	// so that the rule filtered-at-tor reads them while every other rule
+	// keeps judging the routes (of a BMP-monitored peer its post-policy view
+	// where the ToR sends one, else its pre-policy view).
+	PolicyDrops []PolicyDrop
 }
 
 // Service is a Kubernetes Service of type LoadBalancer.

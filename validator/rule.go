@@ -24,6 +24,8 @@ const (
 	RuleMissingVIP          RuleID = "missing-vip"
 	RuleVIPWithoutEndpoints RuleID = "vip-without-endpoints"
 	RuleVIPWrongNode        RuleID = "vip-wrong-node"
+
+	RuleFilteredAtToR RuleID = "filtered-at-tor"
 )
 
 // Rule checks one kind of disagreement. Check reports findings without a
@@ -39,7 +41,7 @@ type Rule interface {
 // Rules returns every rule, in documentation order.
 func Rules() []Rule {
 	return []Rule{staleRoute{}, foreignCIDR{}, unallocatedCIDR{}, outOfRange{}, missingRoute{}, podCIDRDrift{},
-		duplicateOrigin{}, staleVIP{}, missingVIP{}, vipWithoutEndpoints{}, vipWrongNode{}}
+		duplicateOrigin{}, staleVIP{}, missingVIP{}, vipWithoutEndpoints{}, vipWrongNode{}, filteredAtToR{}}
 }
 
 // LookupRule returns the rule with the given ID.

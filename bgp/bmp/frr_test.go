@@ -138,10 +138,16 @@ func TestFRRSender(t *testing.T) {
 		"fd00:10:244:1::/64 peer=127.0.1.11 nh=fd00::11 as=65010 id=127.0.1.11 path=[65010] pathid=0",
 		"10.244.9.0/24 peer=127.0.1.12 nh=10.0.0.12 as=65010 id=127.0.1.12 path=[65010] pathid=0"}
 	waitRoutes(t, st.store, want)
+	views := map[string]int{}
 	for _, p := range st.store.MonitoredPeers() {
-		if p.BMP.View != viewPost {
-			t.Errorf("peer %s: view %q, want post-policy (FRR sends both)", p.Address, p.BMP.View)
+		views[p.BMP.View]++
+		if p.BMP.Judged != (p.BMP.View == viewPost) {
+			t.Errorf("peer %s: view %q judged %v, want the post-policy view judged (FRR sends both)", p.Address,
+				p.BMP.View, p.BMP.Judged)
 		}
+	}
+	if views[viewPre] != 2 || views[viewPost] != 2 {
+		t.Errorf("views held: %v, want pre- and post-policy of both peers", views)
 	}
 
 	// The same findings as from FRR's own RIB.
@@ -172,8 +178,18 @@ func TestFRRSender(t *testing.T) {
 		"fd00:10:244:1::/64 peer=127.0.1.11 nh=fd00::11 as=65010 id=127.0.1.11 path=[65010] pathid=0"})
 }
 
-// findings validates routes against a two-node cluster-pool cluster.
+// findings validates routes against twoNodeCluster.
 func findings(routes []validator.Route) []string {
+	var out []string
+	for _, f := range validator.Validate(twoNodeCluster(), routes, validator.Options{Now: time.Unix(0, 0)}).Findings {
+		out = append(out, fmt.Sprintf("%s %s %s: %s", f.Rule, f.Prefix, f.Node, f.Message))
+	}
+	return out
+}
+
+// twoNodeCluster is a two-node cluster-pool cluster: node1 (10.0.0.11) owns
+// 10.244.1.0/24, node2 (10.0.0.12) 10.244.2.0/24.
+func twoNodeCluster() *validator.Cluster {
 	node := func(name, addr, cidr string) (validator.Node, validator.CiliumNode) {
 		as := []netip.Addr{netip.MustParseAddr(addr)}
 		return validator.Node{Name: name, Addresses: as, Ready: true},
@@ -184,11 +200,7 @@ func findings(routes []validator.Route) []string {
 	c := &validator.Cluster{Nodes: []validator.Node{a, b}, CiliumNodes: []validator.CiliumNode{ca, cb},
 		IPAM: validator.IPAM{Mode: validator.IPAMClusterPool, PodRanges: []netip.Prefix{netip.MustParsePrefix("10.244.0.0/16"),
 			netip.MustParsePrefix("fd00:10:244::/48")}}}
-	var out []string
-	for _, f := range validator.Validate(c, routes, validator.Options{Now: time.Unix(0, 0)}).Findings {
-		out = append(out, fmt.Sprintf("%s %s %s: %s", f.Rule, f.Prefix, f.Node, f.Message))
-	}
-	return out
+	return c
 }
 
 // TestFRRAddPath: a node sends ADD-PATH to FRR (which offers to receive it);
