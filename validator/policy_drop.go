@@ -40,6 +40,9 @@ func PolicyDrops(router string, pre, post []Route) []PolicyDrop {
 	var out []PolicyDrop
 	for _, r := range pre {
 		a := r.Attrs()
+		if !known(a.Peer) && !known(a.NextHop) {
+			continue // a path the node originates, seen from the node: nothing to compare by
+		}
 		if (a.Peer.IsValid() && kept[held{r.Prefix, a.Peer}]) || (a.NextHop.IsValid() && kept[held{r.Prefix, a.NextHop}]) {
 			continue
 		}
@@ -48,6 +51,8 @@ func PolicyDrops(router string, pre, post []Route) []PolicyDrop {
 	SortPolicyDrops(out)
 	return out
 }
+
+func known(a netip.Addr) bool { return a.IsValid() && !a.IsUnspecified() }
 
 // SortPolicyDrops sorts drops by prefix, router, then peer.
 func SortPolicyDrops(ds []PolicyDrop) {
