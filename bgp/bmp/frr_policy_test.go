@@ -10,39 +10,10 @@ import (
 	"time"
 
 	"github.com/routewarden/routewarden/internal/loopback"
+	"github.com/routewarden/routewarden/internal/testfrr"
 	"github.com/routewarden/routewarden/internal/wait"
 	"github.com/routewarden/routewarden/validator"
 )
-
-// frrFilteringConfig is frrBMPConfig with an inbound prefix-list on node2,
-// which lets everything through until filterNode2 adds a line.
-func frrFilteringConfig(dir string, stationPort uint32) string {
-	conf := frrBMPConfig(dir, stationPort, node1, node2)
-	conf = strings.Replace(conf, "router bgp 65000\n", "ip prefix-list node2-in seq 10 permit any\n!\nrouter bgp 65000\n", 1)
-	// FRR 8.4 sends pre-policy routes from the Adj-RIB-In it keeps only with
-	// soft-reconfiguration inbound (FRRouting/frr#10240).
-	for _, n := range []netip.Addr{node1, node2} {
-		activate := fmt.Sprintf("  neighbor %s activate\n", n)
-		conf = strings.ReplaceAll(conf, activate, activate+fmt.Sprintf("  neighbor %s soft-reconfiguration inbound\n", n))
-	}
-	activate := fmt.Sprintf("  neighbor %s activate\n", node2)
-	return strings.Replace(conf, activate, activate+fmt.Sprintf("  neighbor %s prefix-list node2-in in\n", node2), 1)
-}
-
-// filterNode2 adds (or, with fixed, removes) the prefix-list line dropping
-// 10.244.2.0/24, node2's own pod CIDR (a filter written for the old pool),
-// and re-applies the policy.
-func filterNode2(vty func(...string) (string, error), fixed bool) error {
-	line := "ip prefix-list node2-in seq 5 deny 10.244.2.0/24"
-	if fixed {
-		line = "no " + line
-	}
-	out, err := vty("configure terminal", line, "end", fmt.Sprintf("clear bgp ipv4 unicast %s soft in", node2))
-	if err != nil {
-		return fmt.Errorf("vtysh: %w: %s", err, out)
-	}
-	return nil
-}
 
 // TestFRRFilteredAtToR: a real FRR ToR whose prefix-list drops one node's
 // pod CIDR sends BMP pre- and post-policy: filtered-at-tor fires for exactly
@@ -53,7 +24,8 @@ func TestFRRFilteredAtToR(t *testing.T) {
 	defer cancel()
 	st := startStation(t)
 	port := loopback.FreePort(t)
-	vty := startFRRBMP(t, port, frrFilteringConfig(t.TempDir(), st.port()))
+	conf := testfrr.PrePolicy(frrBMPConfig(t.TempDir(), st.port(), node1, node2), node1, node2)
+	vty := startFRRBMP(t, port, testfrr.InboundPrefixList(conf, node2, "node2-in"))
 	n1, n2 := startNode(t, ctx, node1, port), startNode(t, ctx, node2, port)
 	if err := n1.Announce(ctx, netip.MustParsePrefix("10.244.1.0/24"), netip.MustParseAddr("10.0.0.11")); err != nil {
 		t.Fatal(err)
@@ -70,7 +42,7 @@ func TestFRRFilteredAtToR(t *testing.T) {
 	// FRR 8.4 sends a path its policy drops in the pre-policy view only when
 	// something happens to it (never for a path dropped on arrival, except in
 	// a BMP session's initial table): the filter comes after the path.
-	if err := filterNode2(vty, false); err != nil {
+	if err := testfrr.Deny(vty, "node2-in", "10.244.2.0/24", node2, false); err != nil {
 		t.Fatal(err)
 	}
 	// The rules judge the post-policy view: node2's CIDR is not in it.
@@ -81,7 +53,7 @@ func TestFRRFilteredAtToR(t *testing.T) {
 	waitFiltered(t, st, want)
 
 	// The prefix-list is fixed: FRR re-applies it (soft in), the finding resolves.
-	if err := filterNode2(vty, true); err != nil {
+	if err := testfrr.Deny(vty, "node2-in", "10.244.2.0/24", node2, true); err != nil {
 		t.Fatal(err)
 	}
 	waitFiltered(t, st, nil)
