@@ -116,7 +116,9 @@ func viewRouters(t *testing.T, url string) string {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var page struct{ Routes []struct{ Router, View string } }
+	var page struct {
+		Routes []struct{ Router, View string }
+	}
 	if err := json.NewDecoder(resp.Body).Decode(&page); err != nil {
 		t.Fatal(err)
 	}

@@ -109,7 +109,6 @@ func StartBGPD(t *testing.T, torAddr netip.Addr, port int32, conf string) (vty f
 	return vty
 }
 
-
 // PrePolicy adds soft-reconfiguration inbound for the nodes to conf: FRR 8.4
 // sends BMP pre-policy routes from the Adj-RIB-In it keeps only then
 // (FRRouting/frr#10240).
