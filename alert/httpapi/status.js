@@ -238,6 +238,7 @@ async function refresh() {
     renderTransitions(ts.transitions, now);
     renderSummary(state, nodes, peers);
     await renderRTR(now);
+    await renderViews();
     applyFilters();
     if (first) reveal();
     $("updated").textContent = "Updated " + utc(now) + " · refreshes every " + REFRESH_MS / 1000 + "s";
