@@ -44,8 +44,12 @@ func (filteredAtToR) Check(s *Snapshot, report func(Finding)) {
 				since += " (" + ago + ")"
 			}
 		}
-		msg := fmt.Sprintf("ToR %s received %s (%s) from %s (peer %s, AS %d) and its policy dropped it: "+
-			"absent from the ToR's post-policy RIB%s.", d.Router, r.Prefix, what, node, a.Peer, a.PeerASN, since)
+		peer := "peer " + a.Peer.String()
+		if a.PeerASN != 0 {
+			peer += fmt.Sprintf(", AS %d", a.PeerASN)
+		}
+		msg := fmt.Sprintf("ToR %s received %s (%s) from %s (%s) and its policy dropped it: "+
+			"absent from the ToR's post-policy RIB%s.", d.Router, r.Prefix, what, node, peer, since)
 		report(Finding{Prefix: r.Prefix, Node: node, NextHop: a.NextHop, Peer: a.Peer, Owner: node, Message: msg,
 			Hint: fmt.Sprintf("Check ToR %s's inbound policy for neighbor %s (prefix-lists, route-maps, max-length "+
 				"filters written for another pool): `show bgp neighbor %s received-routes` against "+

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -137,7 +138,11 @@ func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
 			return err
 		}
 		// The ToR's post-policy table is judged; the node-side dumps say what it was sent.
-		cluster.PolicyDrops = validator.PolicyDrops(strings.Join(f.torRoutes, ", "), set.routes, tor.routes)
+		names := make([]string, len(f.torRoutes))
+		for i, path := range f.torRoutes {
+			names[i] = filepath.Base(path)
+		}
+		cluster.PolicyDrops = validator.PolicyDrops(strings.Join(names, ", "), set.routes, tor.routes)
 		set = tor
 	}
 	if len(set.routes) == 0 && fams == nil {
