@@ -15,7 +15,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/routewarden/routewarden/bgp"
-	"github.com/routewarden/routewarden/config"
 	"github.com/routewarden/routewarden/internal/demo"
 	"github.com/routewarden/routewarden/internal/loopback"
 	"github.com/routewarden/routewarden/internal/testfrr"
@@ -32,15 +31,7 @@ func TestFilteredAtToRE2E(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	tor, n1, n2 := netip.MustParseAddr("127.0.2.1"), netip.MustParseAddr("127.0.1.11"), netip.MustParseAddr("127.0.1.12")
-	cfg, _, err := config.Load("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.BGP.ASN, cfg.BGP.RouterID, cfg.BGP.ListenPort = 65000, "192.0.2.1", int(loopback.FreePort(t))
-	cfg.BGP.ListenAddresses = []string{"127.0.0.1"}
-	cfg.BGP.DynamicNeighbors = []config.DynamicNeighborConfig{{Prefix: "127.0.3.0/24"}}
-	cfg.Validation.HoldDown, cfg.Validation.WarmupTimeout = 0, 100*time.Millisecond
-	cfg.HTTP.Listen, cfg.BGP.BMP.Listen = loopback.FreeAddr(t), loopback.FreeAddr(t)
+	cfg := bmpPipelineConfig(t, "127.0.3.0/24")
 	p, err := newPipeline(cfg, demo.NewCluster(twoNodes()), nil, zerolog.Nop(), newRegistry())
 	if err != nil {
 		t.Fatal(err)
