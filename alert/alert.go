@@ -110,6 +110,9 @@ var alertNames = map[validator.RuleID]string{
 	validator.RuleMissingVIP:          "BGPMissingVIP",
 	validator.RuleVIPWithoutEndpoints: "BGPVIPWithoutEndpoints",
 	validator.RuleVIPWrongNode:        "BGPVIPWrongNode",
+
+	validator.RuleFilteredAtToR:     "BGPFilteredAtToR",
+	validator.RuleAttributeMismatch: "BGPAttributeMismatch",
 }
 
 // AlertName returns the alertname label of a rule's findings. A rule without

@@ -43,8 +43,8 @@ type Cluster struct {
 	ServicesKnown bool
 	// NodeASNs are the local ASNs Cilium's BGP configuration gives each node
 	// (CiliumBGPClusterConfig, CiliumBGPNodeConfigOverride,
-	// CiliumBGPPeeringPolicy): the origin AS of its routes. The rules do not
-	// read it; the RTR server's ROAs (validator/roa) do.
+	// CiliumBGPPeeringPolicy): the origin AS of its routes (the rule
+	// attribute-mismatch, and the RTR server's ROAs in validator/roa).
 	NodeASNs map[string][]uint32
 	// PolicyDrops are paths a ToR received and its policy dropped (BMP
 	// pre- against post-policy; check: --tor-routes). They are the BGP side's,

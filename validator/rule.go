@@ -25,7 +25,8 @@ const (
 	RuleVIPWithoutEndpoints RuleID = "vip-without-endpoints"
 	RuleVIPWrongNode        RuleID = "vip-wrong-node"
 
-	RuleFilteredAtToR RuleID = "filtered-at-tor"
+	RuleFilteredAtToR     RuleID = "filtered-at-tor"
+	RuleAttributeMismatch RuleID = "attribute-mismatch"
 )
 
 // Rule checks one kind of disagreement. Check reports findings without a
@@ -41,7 +42,8 @@ type Rule interface {
 // Rules returns every rule, in documentation order.
 func Rules() []Rule {
 	return []Rule{staleRoute{}, foreignCIDR{}, unallocatedCIDR{}, outOfRange{}, missingRoute{}, podCIDRDrift{},
-		duplicateOrigin{}, staleVIP{}, missingVIP{}, vipWithoutEndpoints{}, vipWrongNode{}, filteredAtToR{}}
+		duplicateOrigin{}, staleVIP{}, missingVIP{}, vipWithoutEndpoints{}, vipWrongNode{}, filteredAtToR{},
+		attributeMismatch{}}
 }
 
 // LookupRule returns the rule with the given ID.
