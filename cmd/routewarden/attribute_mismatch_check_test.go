@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"fmt"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -14,12 +12,10 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/routewarden/routewarden/bgp"
-	"github.com/routewarden/routewarden/bgp/dump"
 	"github.com/routewarden/routewarden/internal/golden"
 	"github.com/routewarden/routewarden/internal/loopback"
 	"github.com/routewarden/routewarden/internal/testfrr"
 	"github.com/routewarden/routewarden/internal/testkube"
-	"github.com/routewarden/routewarden/internal/wait"
 )
 
 const originASDir = "../../testdata/policy/attribute-mismatch"
@@ -102,27 +98,5 @@ func frrDumpWithNode2AS(t *testing.T, as uint32) string {
 			t.Fatal(err)
 		}
 	}
-	var out string
-	wait.For(t, "FRR to hold both CIDRs", 30*time.Second, func() error {
-		var err error
-		if out, err = vty("show bgp ipv4 unicast json"); err != nil {
-			return err
-		}
-		rs, _, err := dump.Read("frr.json", bufio.NewReader(strings.NewReader(out)), "frr")
-		if err != nil || len(rs) != 2 {
-			return fmt.Errorf("%v: %d routes", err, len(rs))
-		}
-		return nil
-	})
-	return out
-}
-
-func writeFixture(t *testing.T, dir, name, content string) {
-	t.Helper()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return frrTable(t, vty, 2)
 }

@@ -79,29 +79,38 @@ func dumpPolicyScenario(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	take := func(name string, want int) {
-		var out string
-		wait.For(t, fmt.Sprintf("FRR to hold %d routes", want), 30*time.Second, func() error {
-			var err error
-			if out, err = vty("show bgp ipv4 unicast json"); err != nil {
-				return err
-			}
-			rs, _, err := dump.Read("frr.json", bufio.NewReader(strings.NewReader(out)), "frr")
-			if err != nil || len(rs) != want {
-				return fmt.Errorf("%v: %d routes", err, len(rs))
-			}
-			return nil
-		})
-		if err := os.MkdirAll(policyDir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(policyDir, name), []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	take := func(name string, want int) { writeFixture(t, policyDir, name, frrTable(t, vty, want)) }
 	take("routes.pre.frr.json", 20)
 	if err := testfrr.Deny(vty, "nodes-in", "10.244.2.0/24", node, false); err != nil {
 		t.Fatal(err)
 	}
 	take("tor-routes.frr.json", 19)
+}
+
+// frrTable is FRR's `show bgp ipv4 unicast json`, once it holds want routes.
+func frrTable(t *testing.T, vty func(...string) (string, error), want int) string {
+	t.Helper()
+	var out string
+	wait.For(t, fmt.Sprintf("FRR to hold %d routes", want), 30*time.Second, func() error {
+		var err error
+		if out, err = vty("show bgp ipv4 unicast json"); err != nil {
+			return err
+		}
+		rs, _, err := dump.Read("frr.json", bufio.NewReader(strings.NewReader(out)), "frr")
+		if err != nil || len(rs) != want {
+			return fmt.Errorf("%v: %d routes", err, len(rs))
+		}
+		return nil
+	})
+	return out
+}
+
+func writeFixture(t *testing.T, dir, name, content string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
