@@ -113,6 +113,8 @@ var alertNames = map[validator.RuleID]string{
 	validator.RuleVIPWrongNode:        "BGPVIPWrongNode",
 	validator.RuleVIPMissingNode:      "BGPVIPMissingNode",
 	convergence.RuleSlowConvergence:   "BGPSlowConvergence",
+	validator.RuleFilteredAtToR:       "BGPFilteredAtToR",
+	validator.RuleAttributeMismatch:   "BGPAttributeMismatch",
 }
 
 // AlertName returns the alertname label of a rule's findings. A rule without

@@ -42,6 +42,7 @@ type peerKey struct {
 	typ    uint8
 	dist   uint64
 	addr   netip.Addr
+	view   uint8 // keyPrePolicy or keyPostPolicy (store_views.go)
 }
 
 type peerEntry struct {
@@ -56,6 +57,7 @@ type peerEntry struct {
 type Store struct {
 	mu      sync.RWMutex
 	peers   map[peerKey]*peerEntry
+	drops   dropTracker // store_views.go
 	attrs   *interner
 	log     changeLog // store_changes.go
 	version uint64

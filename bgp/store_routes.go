@@ -11,8 +11,10 @@ import (
 	"github.com/routewarden/routewarden/validator"
 )
 
-// Routes returns every path held (from direct and BMP-monitored peers),
-// sorted by prefix, then peer, then ADD-PATH ID, and the store's version.
+// Routes returns every path the rules judge (from direct and BMP-monitored
+// peers: of a monitored peer its post-policy view where the router sends one,
+// else its pre-policy view), sorted by prefix, then peer, then ADD-PATH ID,
+// and the store's version.
 //
 // The order matters for speed, not only for reading: the validator searches
 // the cluster's allocations for every route, and a table in prefix order
@@ -25,6 +27,9 @@ func (s *Store) Routes() ([]validator.Route, uint64) {
 	keys := make([]peerKey, 0, len(s.peers))
 	n4, n6 := 0, 0
 	for k, e := range s.peers {
+		if s.shadowed(k) {
+			continue
+		}
 		keys = append(keys, k)
 		n4, n6 = n4+len(e.paths.v4), n6+len(e.paths.v6)
 	}
@@ -57,8 +62,10 @@ func (s *Store) Len() int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	n := 0
-	for _, e := range s.peers {
-		n += e.paths.len()
+	for k, e := range s.peers {
+		if !s.shadowed(k) {
+			n += e.paths.len()
+		}
 	}
 	return n
 }
@@ -75,7 +82,10 @@ func comparePeerKeys(a, b peerKey) int {
 	if c := cmp.Compare(a.typ, b.typ); c != 0 {
 		return c
 	}
-	return cmp.Compare(a.dist, b.dist)
+	if c := cmp.Compare(a.dist, b.dist); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.view, b.view)
 }
 
 // sortedPaths collects paths of every peer to sort them; a path is its key,

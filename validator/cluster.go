@@ -43,13 +43,20 @@ type Cluster struct {
 	ServicesKnown bool
 	// NodeASNs are the local ASNs Cilium's BGP configuration gives each node
 	// (CiliumBGPClusterConfig, CiliumBGPNodeConfigOverride,
-	// CiliumBGPPeeringPolicy): the origin AS of its routes. The rules do not
-	// read it; the RTR server's ROAs (validator/roa) do.
+	// CiliumBGPPeeringPolicy): the origin AS of its routes (the rule
+	// attribute-mismatch, and the RTR server's ROAs in validator/roa).
 	NodeASNs map[string][]uint32
 	// ChangedAt is when the inventory last changed (the time, on
 	// routewarden's clock, the informer delivered the latest event); zero
 	// when unknown. validator/convergence times route changes from it.
 	ChangedAt time.Time
+	// PolicyDrops are paths a ToR received and its policy dropped (BMP
+	// pre- against post-policy; check: --tor-routes). They are the BGP side's,
+	// not the cluster's: the pipeline adds them to the cluster it validates,
+	// so that the rule filtered-at-tor reads them while every other rule
+	// keeps judging the routes (of a BMP-monitored peer its post-policy view
+	// where the ToR sends one, else its pre-policy view).
+	PolicyDrops []PolicyDrop
 }
 
 // Service is a Kubernetes Service of type LoadBalancer.

@@ -25,6 +25,8 @@ const (
 	RuleVIPWithoutEndpoints RuleID = "vip-without-endpoints"
 	RuleVIPWrongNode        RuleID = "vip-wrong-node"
 	RuleVIPMissingNode      RuleID = "vip-missing-node"
+	RuleFilteredAtToR       RuleID = "filtered-at-tor"
+	RuleAttributeMismatch   RuleID = "attribute-mismatch"
 )
 
 // Rule checks one kind of disagreement. Check reports findings without a
@@ -41,7 +43,7 @@ type Rule interface {
 func Rules() []Rule {
 	return []Rule{staleRoute{}, foreignCIDR{}, unallocatedCIDR{}, outOfRange{}, missingRoute{}, podCIDRDrift{},
 		duplicateOrigin{}, staleVIP{}, missingVIP{}, vipWithoutEndpoints{}, vipWrongNode{},
-		vipMissingNode{}}
+		vipMissingNode{}, filteredAtToR{}, attributeMismatch{}}
 }
 
 // LookupRule returns the rule with the given ID.

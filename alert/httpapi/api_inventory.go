@@ -28,7 +28,8 @@ type nodesResponse struct {
 	Continue string     `json:"continue"`
 }
 
-var routeParams = []param{{name: "node"}, {name: "peer", check: checkAddr}, {name: "prefix", check: checkPrefix}}
+var routeParams = []param{{name: "node"}, {name: "peer", check: checkAddr}, {name: "prefix", check: checkPrefix},
+	{name: "view", valid: func() []string { return routeViews }}}
 var peerParams = []param{{name: "node"}, {name: "peer", check: checkAddr}}
 var nodeParams = []param{{name: "node"}}
 
@@ -75,7 +76,7 @@ func (s *Server) routes(w http.ResponseWriter, q query) {
 	if p := q.Get("prefix"); p != "" {
 		want = netip.MustParsePrefix(p)
 	}
-	all := s.src.Routes()
+	all, views := s.viewRoutes(q.Get("view"))
 	sel := all
 	if want.IsValid() || q.Get("peer") != "" || q.Get("node") != "" {
 		sel = nil
@@ -95,9 +96,32 @@ func (s *Server) routes(w http.ResponseWriter, q query) {
 	}
 	out := routesResponse{Routes: make([]routeJSON, 0, len(pg)), Total: len(sel), Continue: next}
 	for _, r := range pg {
-		out.Routes = append(out.Routes, routeOut(r, nodeOf(r)))
+		rj := routeOut(r, nodeOf(r))
+		if v, ok := views[r.Attributes]; ok && q.Get("view") != "" {
+			rj.View, rj.Router = q.Get("view"), addrText(v)
+		}
+		out.Routes = append(out.Routes, rj)
 	}
 	writeJSON(w, out)
+}
+
+// viewRoutes returns the routes the rules judge, or, for view, the paths of
+// that view of the BMP-monitored peers with each one's router by attribute set.
+func (s *Server) viewRoutes(view string) ([]validator.Route, map[*validator.Attributes]netip.Addr) {
+	if view == "" {
+		return s.src.Routes(), nil
+	}
+	if s.src.RouteViews == nil {
+		return nil, nil
+	}
+	vs := s.src.RouteViews(view)
+	out := make([]validator.Route, len(vs))
+	routers := map[*validator.Attributes]netip.Addr{}
+	for i, v := range vs {
+		out[i] = v.Route
+		routers[out[i].Unshare()] = v.Router // shared sets would not tell the routers apart
+	}
+	return out, routers
 }
 
 // peers lists BGP peers, each with the node its address belongs to.

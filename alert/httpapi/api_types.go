@@ -86,7 +86,20 @@ type routeJSON struct {
 	Communities []string `json:"communities"`
 	Stale       bool     `json:"stale"`
 	PathID      uint32   `json:"pathId"`
+	// View and Router are set for ?view=: the RIB of a BMP-monitored peer and its router.
+	View   string `json:"view,omitempty"`
+	Router string `json:"router,omitempty"`
 }
+
+// RouteView is a path of one view of a BMP-monitored peer (Sources.RouteViews).
+type RouteView struct {
+	Router netip.Addr
+	View   string
+	Route  validator.Route
+}
+
+// routeViews are the values of /api/v1/routes?view=.
+var routeViews = []string{"pre-policy", "post-policy", "loc-rib"}
 
 type peerJSON struct {
 	Address            string       `json:"address"`

@@ -96,7 +96,7 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 	v := &schemaCheck{doc: doc, seen: map[string]bool{}}
 	for _, path := range []string{"/api/v1/findings", "/api/v1/findings?limit=1", "/api/v1/findings?rule=bogus",
 		"/api/v1/transitions", "/api/v1/transitions?kind=fired&limit=1", "/api/v1/routes", "/api/v1/routes?limit=1",
-		"/api/v1/routes?node=node1", "/api/v1/routes?prefix=x", "/api/v1/peers", "/api/v1/nodes",
+		"/api/v1/routes?node=node1", "/api/v1/routes?prefix=x", "/api/v1/routes?view=pre-policy", "/api/v1/routes?view=x", "/api/v1/peers", "/api/v1/nodes",
 		"/api/v1/nodes?continue=eyJvIjo5LCJrIjoibm9kZTkifQ", "/api/v1/convergence",
 		"/api/v1/convergence?state=pending&type=vip", "/api/v1/convergence?direction=sideways"} {
 		code, body := get(t, srv.URL+path)

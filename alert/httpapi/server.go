@@ -27,7 +27,10 @@ import (
 type Sources struct {
 	State  func() continuous.State
 	Routes func() []validator.Route
-	Peers  func() []Peer
+	// RouteViews returns the paths of one view of the BMP-monitored peers
+	// ("pre-policy", "post-policy", "loc-rib"); nil when there is no BMP.
+	RouteViews func(view string) []RouteView
+	Peers      func() []Peer
 	// Cluster is the cluster's current truth (routes and peers are attributed
 	// to nodes with it); an error while the inventory is unavailable.
 	Cluster func() (*validator.Cluster, error)

@@ -53,6 +53,11 @@ func testSources(ready bool) Sources {
 					NextHop: netip.MustParseAddr("10.0.0.99"), Peer: netip.MustParseAddr("127.0.1.2"),
 					Communities: []string{"65000:1"}}}}
 		},
+		RouteViews: func(view string) []RouteView {
+			return []RouteView{{Router: netip.MustParseAddr("10.0.0.1"), View: view, Route: validator.Route{
+				Prefix: netip.MustParsePrefix("10.244.1.0/24"), Attributes: &validator.Attributes{NextHop: node1,
+					Peer: netip.MustParseAddr("127.0.1.1"), PeerASN: 65001, ASPath: []uint32{65001}}}}}
+		},
 		Peers: func() []Peer {
 			return []Peer{{Address: netip.MustParseAddr("127.0.1.2"), State: "active", Since: at,
 				StaleUntil: at.Add(2 * time.Minute), RestartTime: 120 * time.Second},
@@ -121,7 +126,7 @@ func TestEndpoints(t *testing.T) {
 		{"/api/v1/routes?node=node1", 200, `"prefix": "10.244.1.0/24"`, 1},
 		{"/api/v1/routes?prefix=bogus", 400, "prefix: ", -1},
 		{"/api/v1/routes?peer=node1", 400, "peer: ", -1},
-		{"/api/v1/routes?rule=stale-route", 400, "valid parameters: node, peer, prefix, limit, continue", -1},
+		{"/api/v1/routes?rule=stale-route", 400, "valid parameters: node, peer, prefix, view, limit, continue", -1},
 		{"/api/v1/routes?limit=0", 400, `limit: \"0\" is not a whole number from 1 to 5000`, -1},
 		{"/api/v1/routes?limit=5001", 400, "from 1 to 5000", -1},
 		{"/api/v1/routes?continue=garbage", 400, "not a token this API gave", -1},

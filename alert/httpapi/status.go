@@ -11,13 +11,16 @@ import (
 // statusPage is the status page: one self-contained HTML document (inline CSS
 // and JavaScript, no external asset, no build step) that reads the JSON API.
 // Its script is kept in status.js and inlined where status.html marks it.
-var statusPage = bytes.Replace(statusHTML, []byte("/*status.js*/"), statusJS, 1)
+var statusPage = bytes.Replace(bytes.Replace(statusHTML, []byte("/*status.js*/"), statusJS, 1),
+	[]byte("/*status_views.js*/"), statusViewsJS, 1)
 
 var (
 	//go:embed status.html
 	statusHTML []byte
 	//go:embed status.js
 	statusJS []byte
+	//go:embed status_views.js
+	statusViewsJS []byte
 )
 
 // statusCSP lets the page run its own inline script and style and talk to its

@@ -256,6 +256,7 @@ async function refresh() {
     renderConvergence(conv);
     renderSummary(state, nodes, peers);
     await renderRTR(now);
+    await renderViews();
     applyFilters();
     if (first) reveal();
     $("updated").textContent = "Updated " + utc(now) + " · refreshes every " + REFRESH_MS / 1000 + "s";

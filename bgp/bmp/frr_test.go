@@ -5,111 +5,23 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/routewarden/routewarden/bgp/dump"
 	"github.com/routewarden/routewarden/internal/loopback"
-	"github.com/routewarden/routewarden/internal/testam"
-	"github.com/routewarden/routewarden/internal/wait"
+	"github.com/routewarden/routewarden/internal/testfrr"
 	"github.com/routewarden/routewarden/validator"
 )
 
-// frrBMPConfig is a ToR (AS 65000 on torAddr) accepting the nodes (AS 65010)
-// and monitoring them over BMP, pre- and post-policy, to the station.
 func frrBMPConfig(dir string, stationPort uint32, nodes ...netip.Addr) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "log file %s debugging\ndebug bmp\n!\nrouter bgp 65000\n bgp router-id %s\n", filepath.Join(dir, "bgpd.log"), torAddr)
-	b.WriteString(" no bgp ebgp-requires-policy\n no bgp network import-check\n")
-	for _, n := range nodes {
-		fmt.Fprintf(&b, " neighbor %s remote-as 65010\n neighbor %s passive\n neighbor %s ebgp-multihop 255\n", n, n, n)
-	}
-	for _, af := range []string{"ipv4", "ipv6"} {
-		fmt.Fprintf(&b, " address-family %s unicast\n", af)
-		for _, n := range nodes {
-			fmt.Fprintf(&b, "  neighbor %s activate\n", n)
-		}
-		b.WriteString(" exit-address-family\n")
-	}
-	fmt.Fprintf(&b, ` bmp targets station
-  bmp connect 127.0.0.1 port %d min-retry 100 max-retry 1000
-  bmp monitor ipv4 unicast pre-policy
-  bmp monitor ipv4 unicast post-policy
-  bmp monitor ipv6 unicast pre-policy
-  bmp monitor ipv6 unicast post-policy
- exit
-exit
-`, stationPort)
-	return b.String()
+	return testfrr.BMPConfig(dir, torAddr, stationPort, nodes...)
 }
 
-// startFRRBMP runs FRR's bgpd with the bmp module, without zebra, listening on
-// torAddr:port only, as an unprivileged daemon in its own process group.
 func startFRRBMP(t *testing.T, port int32, conf string) (vty func(...string) (string, error)) {
-	t.Helper()
-	bgpd := testam.RequireBinary(t, "BGPD", "/usr/lib/frr/bgpd", "frr")
-	vtysh := testam.RequireBinary(t, "VTYSH", "/usr/bin/vtysh", "frr")
-	if _, err := os.Stat("/usr/lib/x86_64-linux-gnu/frr/modules/bgpd_bmp.so"); err != nil {
-		t.Skipf("FRR's BMP module is not installed: %v", err)
-	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "bgpd.conf"), []byte(conf), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	logf, err := os.Create(filepath.Join(dir, "bgpd.out"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bgpd, "-M", "bmp", "--no_zebra", "--skip_runas", "-f", filepath.Join(dir, "bgpd.conf"),
-		"-i", filepath.Join(dir, "bgpd.pid"), "--vty_socket", dir, "-P", "0", "-l", torAddr.String(), "-p", fmt.Sprint(port))
-	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting bgpd: %v", err)
-	}
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); logf.Close(); close(done) }()
-	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-done
-		}
-		if t.Failed() {
-			for _, f := range []string{"bgpd.out", "bgpd.log"} {
-				b, _ := os.ReadFile(filepath.Join(dir, f))
-				t.Logf("%s (end):\n%s", f, b[max(0, len(b)-6000):])
-			}
-		}
-	})
-	vty = func(cmds ...string) (string, error) {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		argv := []string{"--vty_socket", dir, "-d", "bgpd"}
-		for _, c := range cmds {
-			argv = append(argv, "-c", c)
-		}
-		out, err := exec.CommandContext(ctx, vtysh, argv...).CombinedOutput()
-		return string(out), err
-	}
-	wait.For(t, "bgpd to answer vtysh", 30*time.Second, func() error {
-		select {
-		case <-done:
-			t.Fatal("bgpd exited")
-		default:
-		}
-		_, err := vty("show bgp summary json")
-		return err
-	})
-	return vty
+	return testfrr.StartBGPD(t, torAddr, port, conf)
 }
 
 // TestFRRSender: a real FRR bgpd peers with GoBGP speakers playing nodes and
@@ -138,10 +50,16 @@ func TestFRRSender(t *testing.T) {
 		"fd00:10:244:1::/64 peer=127.0.1.11 nh=fd00::11 as=65010 id=127.0.1.11 path=[65010] pathid=0",
 		"10.244.9.0/24 peer=127.0.1.12 nh=10.0.0.12 as=65010 id=127.0.1.12 path=[65010] pathid=0"}
 	waitRoutes(t, st.store, want)
+	views := map[string]int{}
 	for _, p := range st.store.MonitoredPeers() {
-		if p.BMP.View != viewPost {
-			t.Errorf("peer %s: view %q, want post-policy (FRR sends both)", p.Address, p.BMP.View)
+		views[p.BMP.View]++
+		if p.BMP.Judged != (p.BMP.View == viewPost) {
+			t.Errorf("peer %s: view %q judged %v, want the post-policy view judged (FRR sends both)", p.Address,
+				p.BMP.View, p.BMP.Judged)
 		}
+	}
+	if views[viewPre] != 2 || views[viewPost] != 2 {
+		t.Errorf("views held: %v, want pre- and post-policy of both peers", views)
 	}
 
 	// The same findings as from FRR's own RIB.
@@ -172,8 +90,18 @@ func TestFRRSender(t *testing.T) {
 		"fd00:10:244:1::/64 peer=127.0.1.11 nh=fd00::11 as=65010 id=127.0.1.11 path=[65010] pathid=0"})
 }
 
-// findings validates routes against a two-node cluster-pool cluster.
+// findings validates routes against twoNodeCluster.
 func findings(routes []validator.Route) []string {
+	var out []string
+	for _, f := range validator.Validate(twoNodeCluster(), routes, validator.Options{Now: time.Unix(0, 0)}).Findings {
+		out = append(out, fmt.Sprintf("%s %s %s: %s", f.Rule, f.Prefix, f.Node, f.Message))
+	}
+	return out
+}
+
+// twoNodeCluster is a two-node cluster-pool cluster: node1 (10.0.0.11) owns
+// 10.244.1.0/24, node2 (10.0.0.12) 10.244.2.0/24.
+func twoNodeCluster() *validator.Cluster {
 	node := func(name, addr, cidr string) (validator.Node, validator.CiliumNode) {
 		as := []netip.Addr{netip.MustParseAddr(addr)}
 		return validator.Node{Name: name, Addresses: as, Ready: true},
@@ -184,11 +112,7 @@ func findings(routes []validator.Route) []string {
 	c := &validator.Cluster{Nodes: []validator.Node{a, b}, CiliumNodes: []validator.CiliumNode{ca, cb},
 		IPAM: validator.IPAM{Mode: validator.IPAMClusterPool, PodRanges: []netip.Prefix{netip.MustParsePrefix("10.244.0.0/16"),
 			netip.MustParsePrefix("fd00:10:244::/48")}}}
-	var out []string
-	for _, f := range validator.Validate(c, routes, validator.Options{Now: time.Unix(0, 0)}).Findings {
-		out = append(out, fmt.Sprintf("%s %s %s: %s", f.Rule, f.Prefix, f.Node, f.Message))
-	}
-	return out
+	return c
 }
 
 // TestFRRAddPath: a node sends ADD-PATH to FRR (which offers to receive it);

@@ -80,7 +80,7 @@ func TestGoBGPRouterAsSender(t *testing.T) {
 	}{
 		{"pre-policy", api.AddBmpRequest_MONITORING_POLICY_PRE, viewPre},
 		{"post-policy", api.AddBmpRequest_MONITORING_POLICY_POST, viewPost},
-		{"all: post-policy wins, learned loc-rib paths skipped", api.AddBmpRequest_MONITORING_POLICY_ALL, viewPost},
+		{"all: post-policy judged, learned loc-rib paths skipped", api.AddBmpRequest_MONITORING_POLICY_ALL, viewPost},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -104,8 +104,8 @@ func TestGoBGPRouterAsSender(t *testing.T) {
 				if p.BMP.SysName != "tor1" || p.BMP.Router != netip.MustParseAddr("127.0.0.1") {
 					t.Errorf("peer %s: BMP %+v, want sysName tor1 from 127.0.0.1", p.Address, *p.BMP)
 				}
-				if p.Address.IsValid() && (p.BMP.View != tc.view || p.ASN != 65010) {
-					t.Errorf("peer %s: view %q ASN %d, want %q 65010", p.Address, p.BMP.View, p.ASN, tc.view)
+				if p.Address.IsValid() && p.BMP.Judged && (p.BMP.View != tc.view || p.ASN != 65010) {
+					t.Errorf("peer %s: judged view %q ASN %d, want %q 65010", p.Address, p.BMP.View, p.ASN, tc.view)
 				}
 			}
 			if len(st.store.Peers()) != 0 {

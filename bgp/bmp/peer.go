@@ -3,6 +3,7 @@ package bmp
 import (
 	"fmt"
 	"net/netip"
+	"slices"
 
 	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
 	gbmp "github.com/osrg/gobgp/v4/pkg/packet/bmp"
@@ -13,16 +14,17 @@ import (
 )
 
 const (
-	viewPre    = "pre-policy"
-	viewPost   = "post-policy"
-	viewLocRIB = "loc-rib"
+	viewPre    = bgp.ViewPrePolicy
+	viewPost   = bgp.ViewPostPolicy
+	viewLocRIB = bgp.ViewLocRIB
 )
 
 func locRIB(h wire.PeerHeader) bool { return h.Type == gbmp.BMP_PEER_TYPE_LOCAL_RIB }
 
 // peerState is what a session knows about one monitored peer.
 type peerState struct {
-	view string
+	// views are the views the router sent of the peer so far.
+	views []string
 	// addPath says, per family, whether the peer's UPDATEs carry path IDs
 	// (from the Peer Up OPENs); when an UPDATE does not parse that way, the
 	// other way is tried (GoBGP's initial dump omits them).
@@ -77,17 +79,11 @@ func (s *session) routeMonitoring(msg []byte) error {
 	case h.Flags&gbmp.BMP_PEER_FLAG_POST_POLICY != 0:
 		view = viewPost
 	}
-	switch {
-	case ps.view == viewPost && view == viewPre:
-		s.st.metrics.ignored.WithLabelValues("pre-policy-superseded").Inc()
-		return nil
-	case ps.view == viewPre && view == viewPost:
-		s.st.store.MonitoredClear(p)
-		fallthrough
-	case ps.view == "":
-		ps.view = view
+	if !slices.Contains(ps.views, view) {
+		ps.views = append(ps.views, view)
 		s.st.store.SetMonitoredView(p, s.sysName, view)
 	}
+	p.View = view
 	o := wire.Options{AddPathV4: ps.addPathV4, AddPathV6: ps.addPathV6, TwoByteAS: h.TwoByteAS()}
 	if err := s.decodeRM(msg[wire.BMPHeaderLen+wire.PeerHeaderLen:], ps, o); err != nil {
 		// Not fatal: pre-policy monitoring forwards UPDATEs as received, also
@@ -176,7 +172,17 @@ func parseWithPeer(msg []byte) (*gbmp.BMPMessage, wire.PeerHeader, error) {
 func (s *session) peerUp(msg []byte) error {
 	m, h, err := parseWithPeer(msg)
 	if err != nil {
-		return err
+		// FRR 8.4 sends, for a peer established before the BMP session, a
+		// Peer Up whose OPENs are cut short: the per-peer header still says
+		// who the peer is, the OPENs' capabilities stay unknown.
+		var herr error
+		if h, herr = wire.ParsePeerHeader(msg[wire.BMPHeaderLen:]); herr != nil {
+			return err
+		}
+		s.st.metrics.ignored.WithLabelValues("peer-up-open-malformed").Inc()
+		s.st.sampledLog.Warn().Err(err).Str("router", s.router.String()).Str("peer", h.Addr.String()).
+			Msg("BMP peer up: OPEN messages unreadable; the peer is recorded without its capabilities")
+		m = &gbmp.BMPMessage{Body: &gbmp.BMPPeerUpNotification{}}
 	}
 	up := m.Body.(*gbmp.BMPPeerUpNotification)
 	p := s.monitored(h)
@@ -185,7 +191,7 @@ func (s *session) peerUp(msg []byte) error {
 	ps.addPathV6 = wire.AddPathRx(up, gobgp.RF_IPv6_UC)
 	ps.localAS = wire.OpenAS(up.SentOpenMsg)
 	info := bgp.PeerInfo{Address: p.Address, ASN: h.AS, RouterID: h.BGPID.String(),
-		BMP: &bgp.BMPInfo{Router: s.router, SysName: s.sysName, View: ps.view}}
+		BMP: &bgp.BMPInfo{Router: s.router, SysName: s.sysName}}
 	s.st.store.MonitoredUp(p, info)
 	s.st.log.Info().Str("router", s.router.String()).Str("sysName", s.sysName).Str("peer", h.Addr.String()).
 		Uint32("asn", h.AS).Bool("addPathV4", ps.addPathV4).Bool("addPathV6", ps.addPathV6).Msg("BMP peer up")

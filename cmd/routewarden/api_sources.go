@@ -23,6 +23,13 @@ func apiSources(cfg *config.Config, loop *continuous.Loop, collector *bgp.Collec
 	return httpapi.Sources{
 		State:  loop.State,
 		Routes: func() []validator.Route { rs, _ := collector.Store().Routes(); return rs },
+		RouteViews: func(view string) []httpapi.RouteView {
+			var out []httpapi.RouteView
+			for _, p := range collector.Store().ViewPaths(view) {
+				out = append(out, httpapi.RouteView{Router: p.Router, View: p.View, Route: p.Route})
+			}
+			return out
+		},
 		Peers: func() []httpapi.Peer {
 			var out []httpapi.Peer
 			for _, p := range append(collector.Store().Peers(), collector.Store().MonitoredPeers()...) {

@@ -40,16 +40,18 @@ func bmpAnnounce() []byte {
 	return append(msg(4, initTLV), msg(0, append(peer, update...))...)
 }
 
-// TestPipelineBMP: with bgp.bmp.listen set, routewarden run's pipeline accepts
-// BMP, validates the routes it brings and lists the monitored peer.
-func TestPipelineBMP(t *testing.T) {
+// bmpPipelineConfig is routewarden run's configuration with the BMP station
+// on: the collector on 127.0.0.1 accepts dynamic neighbors from dynamic, and
+// findings fire without hold-down.
+func bmpPipelineConfig(t *testing.T, dynamic string) *config.Config {
+	t.Helper()
 	cfg, _, err := config.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.BGP.ASN, cfg.BGP.RouterID, cfg.BGP.ListenPort = 65000, "192.0.2.1", int(loopback.FreePort(t))
 	cfg.BGP.ListenAddresses = []string{"127.0.0.1"}
-	cfg.BGP.DynamicNeighbors = []config.DynamicNeighborConfig{{Prefix: "127.0.1.0/24"}}
+	cfg.BGP.DynamicNeighbors = []config.DynamicNeighborConfig{{Prefix: dynamic}}
 	// Only dynamic neighbors: warm-up ends by its timeout, and nothing is validated before.
 	cfg.Validation.HoldDown, cfg.Validation.WarmupTimeout = 0, 100*time.Millisecond
 	cfg.HTTP.Listen = loopback.FreeAddr(t)
@@ -57,6 +59,13 @@ func TestPipelineBMP(t *testing.T) {
 	if problems := cfg.Validate(); len(problems) > 0 {
 		t.Fatal(problems)
 	}
+	return cfg
+}
+
+// TestPipelineBMP: with bgp.bmp.listen set, routewarden run's pipeline accepts
+// BMP, validates the routes it brings and lists the monitored peer.
+func TestPipelineBMP(t *testing.T) {
+	cfg := bmpPipelineConfig(t, "127.0.1.0/24")
 	p, err := newPipeline(cfg, demo.NewCluster(demo.InitialCluster()), nil, zerolog.Nop(), newRegistry())
 	if err != nil {
 		t.Fatal(err)

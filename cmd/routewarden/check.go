@@ -3,10 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/spf13/cobra"
 
 	"github.com/routewarden/routewarden/bgp/dump"
@@ -16,7 +18,7 @@ import (
 )
 
 type checkFlags struct {
-	cluster, routes                              []string
+	cluster, routes, torRoutes                   []string
 	routesFormat, ipamMode, configFile, families string
 	reportFlags
 }
@@ -43,7 +45,7 @@ Route formats (detected from the content with --routes-format auto):
 
 Rules: stale-route, foreign-cidr, unallocated-cidr, out-of-range, missing-route, podcidr-drift,
 duplicate-origin, and, when Services are given, stale-vip, missing-vip, vip-without-endpoints, vip-wrong-node,
-vip-missing-node. A route belongs to the node owning its next hop (else its peer address, else its router ID).
+vip-missing-node; with --tor-routes, filtered-at-tor. A route belongs to the node owning its next hop (else its peer address, else its router ID).
 
 Convergence (how long the routes took to follow a cluster change) and its slow-convergence finding need
 routewarden run: a dump is one instant, with no time between a change and the routes following it.
@@ -62,6 +64,9 @@ json, yaml. Nothing is logged on success unless -v.`,
   # JSON for scripts, fail only on critical findings
   routewarden check --cluster cluster.json --routes rib.mrt -o json --fail-on critical
 
+  # what the ToR's policy dropped: the nodes' side (pre-policy) against the ToR's table (post-policy)
+  routewarden check --cluster cluster.json --routes node-adj-out.json --tor-routes tor-routes.json
+
   # why each finding matters and what to do; the dump from standard input
   ssh tor1 "vtysh -c 'show bgp ipv4 unicast json'" | routewarden check --cluster cluster.json --routes - -o explain`,
 		Args: cobra.NoArgs,
@@ -70,6 +75,9 @@ json, yaml. Nothing is logged on success unless -v.`,
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.cluster, "cluster", nil, "kubectl -o json/yaml output (repeatable; - for stdin)")
 	fl.StringArrayVar(&f.routes, "routes", nil, "route dump (repeatable; - for stdin)")
+	fl.StringArrayVar(&f.torRoutes, "tor-routes", nil, "the ToR's own table after its policy (e.g. FRR's `show bgp "+
+		"ipv4 unicast json`; repeatable): the other rules judge it, and the --routes dumps, then the nodes' side "+
+		"(pre-policy), are compared with it for filtered-at-tor")
 	fl.StringVar(&f.routesFormat, "routes-format", "auto", "route dump format: auto, "+strings.Join(dump.Formats, ", "))
 	fl.StringVar(&f.ipamMode, "ipam-mode", "", "Cilium IPAM mode, overriding cilium-config: "+
 		strings.Join(config.IPAMModes, ", "))
@@ -96,7 +104,7 @@ func (f *checkFlags) check(g *globalFlags) (threshold, map[string]bool, error) {
 	if len(f.cluster) == 0 || len(f.routes) == 0 {
 		errs = append(errs, errors.New("check needs at least one --cluster and one --routes file (see --help)"))
 	}
-	if stdin := slices.Concat(f.cluster, f.routes); len(stdin)-len(slices.DeleteFunc(stdin, isStdin)) > 1 {
+	if stdin := slices.Concat(f.cluster, f.routes, f.torRoutes); len(stdin)-len(slices.DeleteFunc(stdin, isStdin)) > 1 {
 		errs = append(errs, errors.New("standard input (-) can be read once: give the other inputs as files"))
 	}
 	return thr, fams, usageErrs(errs)
@@ -123,16 +131,22 @@ func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
 		rep.Notes = append(rep.Notes, "no cilium-config ConfigMap and no --ipam-mode: assumed Cilium's default "+
 			"IPAM, cluster-pool (add `kubectl -n kube-system get configmap cilium-config -o yaml` as a --cluster file).")
 	}
-	var set routeSet
-	for _, path := range f.routes {
-		start := time.Now()
-		rs, format, err := readRoutes(cmd, path, f.routesFormat)
+	set, err := readRouteSet(cmd, log, f.routes, f.routesFormat)
+	if err != nil {
+		return err
+	}
+	if len(f.torRoutes) > 0 {
+		tor, err := readRouteSet(cmd, log, f.torRoutes, f.routesFormat)
 		if err != nil {
-			return usageErr("%v", err)
+			return err
 		}
-		log.Info().Str("file", path).Str("format", format).Int("routes", len(rs)).
-			Stringer("took", time.Since(start).Round(time.Millisecond)).Msg("read routes")
-		set.add(path, format, rs)
+		// The ToR's post-policy table is judged; the node-side dumps say what it was sent.
+		names := make([]string, len(f.torRoutes))
+		for i, path := range f.torRoutes {
+			names[i] = filepath.Base(path)
+		}
+		cluster.PolicyDrops = validator.PolicyDrops(strings.Join(names, ", "), set.routes, tor.routes)
+		set = tor
 	}
 	if len(set.routes) == 0 && fams == nil {
 		return usageErr("the route dumps (%s) hold no route at all: nothing to check. If the router really "+
@@ -158,6 +172,22 @@ func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
 }
 
 func isStdin(path string) bool { return path == "-" }
+
+// readRouteSet reads route dump arguments (--routes, --tor-routes).
+func readRouteSet(cmd *cobra.Command, log zerolog.Logger, paths []string, format string) (routeSet, error) {
+	var set routeSet
+	for _, path := range paths {
+		start := time.Now()
+		rs, got, err := readRoutes(cmd, path, format)
+		if err != nil {
+			return set, usageErr("%v", err)
+		}
+		log.Info().Str("file", path).Str("format", got).Int("routes", len(rs)).
+			Stringer("took", time.Since(start).Round(time.Millisecond)).Msg("read routes")
+		set.add(path, got, rs)
+	}
+	return set, nil
+}
 
 // readRoutes reads one --routes argument: a file, or standard input for -.
 func readRoutes(cmd *cobra.Command, path, format string) ([]validator.Route, string, error) {

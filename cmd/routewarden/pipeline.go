@@ -87,7 +87,8 @@ func newPipeline(cfg *config.Config, cluster clusterSource, extraSinks []alert.S
 	}
 	observers = append(observers, conv)
 	vopts := cfg.ValidatorOptions()
-	p.loop = continuous.New(collector.Store(), cluster, collector, continuous.Options{Validator: vopts,
+	judged := &withPolicyDrops{ClusterSource: cluster, drops: collector.Store().PolicyDrops}
+	p.loop = continuous.New(collector.Store(), judged, collector, continuous.Options{Validator: vopts,
 		HoldDown: cfg.Validation.HoldDown, Debounce: cfg.Validation.Debounce, WarmupTimeout: cfg.Validation.WarmupTimeout,
 		DeferGC: true, Convergence: continuous.ConvergenceOptions{Budgets: cfg.ConvergenceBudgets()}},
 		append([]continuous.Observer{metrics, publisher}, observers...)...)

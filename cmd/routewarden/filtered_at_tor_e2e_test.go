@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/internal/demo"
+	"github.com/routewarden/routewarden/internal/loopback"
+	"github.com/routewarden/routewarden/internal/testfrr"
+	"github.com/routewarden/routewarden/internal/wait"
+	"github.com/routewarden/routewarden/validator"
+)
+
+// TestFilteredAtToRE2E: a real FRR 8.4 ToR monitors two GoBGP nodes and sends
+// BMP pre- and post-policy to routewarden run's pipeline. A prefix-list drops
+// node2's own pod CIDR: filtered-at-tor fires for exactly that CIDR (and the
+// API shows the path pre-policy, not post-policy); fixing the prefix-list
+// resolves it.
+func TestFilteredAtToRE2E(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	tor, n1, n2 := netip.MustParseAddr("127.0.2.1"), netip.MustParseAddr("127.0.1.11"), netip.MustParseAddr("127.0.1.12")
+	cfg := bmpPipelineConfig(t, "127.0.3.0/24")
+	p, err := newPipeline(cfg, demo.NewCluster(twoNodes()), nil, zerolog.Nop(), newRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- p.run(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	_, bmpPort, _ := net.SplitHostPort(cfg.BGP.BMP.Listen)
+	station, _ := strconv.ParseUint(bmpPort, 10, 32)
+	port := loopback.FreePort(t)
+	conf := testfrr.PrePolicy(testfrr.BMPConfig(t.TempDir(), tor, uint32(station), n1, n2), n1, n2)
+	vty := testfrr.StartBGPD(t, tor, port, testfrr.InboundPrefixList(conf, n2, "node2-in"))
+	for _, n := range []struct {
+		addr       netip.Addr
+		cidr, next string
+	}{{n1, "10.244.1.0/24", "10.0.0.11"}, {n2, "10.244.2.0/24", "10.0.0.12"}} {
+		sp, err := bgp.StartSpeaker(ctx, bgp.SpeakerConfig{Local: n.addr, ASN: 65010, CollectorAddr: tor,
+			CollectorPort: port, CollectorASN: 65000}, zerolog.Nop())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(sp.Stop)
+		if err := sp.Announce(ctx, netip.MustParsePrefix(n.cidr), netip.MustParseAddr(n.next)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	api := "http://" + p.http.Addr() + "/api/v1/routes?prefix=10.244.2.0/24&view="
+	wait.For(t, "node2's CIDR in both views", 30*time.Second, func() error {
+		if got := viewRouters(t, api+"pre-policy") + viewRouters(t, api+"post-policy"); got != "127.0.0.1127.0.0.1" {
+			return fmt.Errorf("routers %q", got)
+		}
+		return nil
+	})
+	waitFilteredFindings(t, p, nil)
+
+	if err := testfrr.Deny(vty, "node2-in", "10.244.2.0/24", n2, false); err != nil {
+		t.Fatal(err)
+	}
+	waitFilteredFindings(t, p, []string{"10.244.2.0/24 node2 127.0.1.12"})
+	if pre, post := viewRouters(t, api+"pre-policy"), viewRouters(t, api+"post-policy"); pre != "127.0.0.1" || post != "" {
+		t.Errorf("dropped path: pre-policy on %q, post-policy on %q; want only pre-policy, on 127.0.0.1", pre, post)
+	}
+
+	if err := testfrr.Deny(vty, "node2-in", "10.244.2.0/24", n2, true); err != nil {
+		t.Fatal(err)
+	}
+	waitFilteredFindings(t, p, nil)
+}
+
+// twoNodes is node1 (10.0.0.11, 10.244.1.0/24) and node2 (10.0.0.12, 10.244.2.0/24).
+func twoNodes() validator.Cluster {
+	c := validator.Cluster{IPAM: validator.IPAM{Mode: validator.IPAMClusterPool, ModeSource: "test",
+		PodRanges: []netip.Prefix{netip.MustParsePrefix("10.244.0.0/16")}}}
+	for i, name := range []string{"node1", "node2"} {
+		as := []netip.Addr{netip.AddrFrom4([4]byte{10, 0, 0, byte(11 + i)})}
+		cidr := []netip.Prefix{netip.PrefixFrom(netip.AddrFrom4([4]byte{10, 244, byte(1 + i), 0}), 24)}
+		c.Nodes = append(c.Nodes, validator.Node{Name: name, Addresses: as, PodCIDRs: cidr, Ready: true})
+		c.CiliumNodes = append(c.CiliumNodes, validator.CiliumNode{Name: name, Addresses: as, PodCIDRs: cidr})
+	}
+	return c
+}
+
+// viewRouters is the routers of the routes an /api/v1/routes?view= URL lists, joined.
+func viewRouters(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var page struct {
+		Routes []struct{ Router, View string }
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&page); err != nil {
+		t.Fatal(err)
+	}
+	out := ""
+	for _, r := range page.Routes {
+		out += r.Router
+	}
+	return out
+}
+
+// waitFilteredFindings waits until the loop's filtered-at-tor findings are
+// want ("prefix node peer").
+func waitFilteredFindings(t *testing.T, p *pipeline, want []string) {
+	t.Helper()
+	wait.For(t, fmt.Sprintf("filtered-at-tor findings %q", want), 30*time.Second, func() error {
+		var got []string
+		for _, f := range p.loop.State().Findings {
+			if f.Finding.Rule == validator.RuleFilteredAtToR {
+				got = append(got, fmt.Sprintf("%s %s %s", f.Finding.Prefix, f.Finding.Node, f.Finding.Peer))
+			}
+		}
+		if !slices.Equal(got, want) {
+			return fmt.Errorf("got %q; all findings %+v", got, p.loop.State().Findings)
+		}
+		return nil
+	})
+}
