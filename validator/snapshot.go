@@ -60,7 +60,8 @@ func NewSnapshot(c *Cluster, routes []Route, opts Options) *Snapshot {
 	routes = fillAttributes(routes)
 	s := &Snapshot{Cluster: c, Routes: routes, Options: opts,
 		nodes: make(map[string]*NodeView, len(c.Nodes)), addrs: newAddrMap[*NodeView](),
-		orphanAddr: newAddrMap[*NodeView](), deleted: newAddrMap[*DeletedNode]()}
+		orphanAddr: newAddrMap[*NodeView](), deleted: newAddrMap[*DeletedNode](),
+		nodeNames: make([]string, 0, len(c.Nodes))}
 	for i := range c.Nodes {
 		n := &c.Nodes[i]
 		s.view(n.Name, len(c.Nodes)-i).Node = n
