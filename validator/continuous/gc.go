@@ -28,9 +28,10 @@ import (
 // holds GoBGP's garbage since its last collection (a few hundred MB at 1M
 // routes); with a whole KiB a route of headroom (as before) everything the
 // validation allocated came on top, and routewarden's peak RSS was
-// 1.13-1.16x gobgpd's. At 128 B a route the collection starts during the
-// build, beside it, and the peak stays near what the process held (1.02x and
-// 0.92x in two trials), for 1-2 s more to the first verdict on two busy cores.
+// 1.09-1.20x gobgpd's. At 128 B a route the collection starts during the
+// build, beside it, and the peak stays near what the process held (1.01-1.08x
+// in six trials), for ~0.35 s more to the first verdict (medians, two busy
+// cores; hack/bench/notes.md).
 // The second term keeps a build from thrashing the collector when the heap
 // holds little garbage (a rebuild right after a collection): the engine and
 // the table handed over are ~230 B a route live at 1M, a collection cannot
