@@ -30,7 +30,7 @@ import (
 // validation allocated came on top, and routewarden's peak RSS was
 // 1.09-1.20x gobgpd's. At 128 B a route the collection starts during the
 // build, beside it, and the peak stays near what the process held (1.01-1.08x
-// in six trials), for ~0.35 s more to the first verdict (medians, two busy
+// in nine trials), for ~0.3 s more to the first verdict (medians, two busy
 // cores; hack/bench/notes.md).
 // The second term keeps a build from thrashing the collector when the heap
 // holds little garbage (a rebuild right after a collection): the engine and
