@@ -28,7 +28,7 @@ func TestAllocTableSearch(t *testing.T) {
 	tab := &allocTable{}
 	for _, p := range ps {
 		k, _ := akeyOf(p)
-		tab.keys = append(tab.keys, k)
+		tab.keys.add(k)
 	}
 	for range 2000 {
 		q := random()

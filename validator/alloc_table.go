@@ -13,7 +13,7 @@ import (
 type allocTable struct {
 	all    []Allocation // as given (the snapshot's, in node order); not modified
 	sorted []int32      // indexes into all, by prefix, then node
-	keys   []akey       // distinct prefixes of sorted, in the same order
+	keys   akeys        // distinct prefixes of sorted, in the same order
 	first  []int32      // keys[k]'s allocations are sorted[first[k]:first[k+1]]
 	parent []int32      // the nearest key strictly holding keys[k], -1 for none
 	// legacy serves the prefixes the forest cannot: unmasked or invalid ones.
@@ -74,21 +74,8 @@ func akeyOf(p netip.Prefix) (akey, bool) {
 	return akey{hi: hi, lo: lo, v6: true, bits: uint8(p.Bits())}, true
 }
 
-// search finds q in keys as slices.BinarySearch would, with the comparison
-// inlined: every announced prefix takes one or two searches per validation
-// (a million routes: a few seconds through a comparison function).
-func (t *allocTable) search(q akey) (int, bool) {
-	lo, hi := 0, len(t.keys)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if akeyLess(t.keys[m], q) {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo, lo < len(t.keys) && t.keys[lo] == q
-}
+// search finds q in keys as slices.BinarySearch would.
+func (t *allocTable) search(q akey) (int, bool) { return t.keys.search(q) }
 
 // akeyLess orders keys by family (IPv4 first, as Addr.Compare does), address
 // and prefix length.
@@ -130,7 +117,7 @@ func (a akey) holds(b akey) bool {
 func newAllocTable(allocs []Allocation) *allocTable {
 	t := &allocTable{all: allocs, sorted: sortAllocations(allocs), blocks4: new([1 << 16 / 64]uint64)}
 	n := len(allocs) // most allocations are distinct prefixes: no regrowing
-	t.keys, t.first, t.parent = make([]akey, 0, n), make([]int32, 0, n+1), make([]int32, 0, n)
+	t.keys, t.first, t.parent = newAkeys(n), make([]int32, 0, n+1), make([]int32, 0, n)
 	var stack []int32
 	for i, j := range t.sorted {
 		k, ok := akeyOf(allocs[j].Prefix)
@@ -138,21 +125,22 @@ func newAllocTable(allocs []Allocation) *allocTable {
 			t.exotic = true
 			continue
 		}
-		if n := len(t.keys); n > 0 && t.keys[n-1] == k {
+		if n := t.keys.len(); n > 0 && t.keys.at(n-1) == k {
 			continue
 		}
 		if !k.v6 {
 			t.markBlocks4(k)
 		}
-		for len(stack) > 0 && !t.keys[stack[len(stack)-1]].holds(k) {
+		for len(stack) > 0 && !t.keys.at(int(stack[len(stack)-1])).holds(k) {
 			stack = stack[:len(stack)-1]
 		}
 		parent := int32(-1)
 		if len(stack) > 0 {
 			parent = stack[len(stack)-1]
 		}
-		stack = append(stack, int32(len(t.keys)))
-		t.keys, t.first, t.parent = append(t.keys, k), append(t.first, int32(i)), append(t.parent, parent)
+		stack = append(stack, int32(t.keys.len()))
+		t.keys.add(k)
+		t.first, t.parent = append(t.first, int32(i)), append(t.parent, parent)
 	}
 	t.first = append(t.first, int32(len(t.sorted)))
 	return t
@@ -245,7 +233,7 @@ func (t *allocTable) overlapping(p netip.Prefix, fn func(Overlap)) {
 		j--
 	}
 	k := int32(j)
-	for k >= 0 && !t.keys[k].holds(q) {
+	for k >= 0 && !t.keys.at(int(k)).holds(q) {
 		k = t.parent[k]
 	}
 	var buf [8]int32
@@ -260,7 +248,7 @@ func (t *allocTable) overlapping(p netip.Prefix, fn func(Overlap)) {
 	for i := len(holders) - 1; i >= 0; i-- {
 		t.group(holders[i], RelInside, fn)
 	}
-	for m := j + 1; m < len(t.keys) && q.holds(t.keys[m]); m++ {
+	for m := j + 1; m < t.keys.len() && q.holds(t.keys.at(m)); m++ {
 		t.group(int32(m), RelCovering, fn)
 	}
 }

@@ -61,7 +61,7 @@ func sortAllocations(allocs []Allocation) []int32 {
 		return sortAllocationsByComparison(allocs)
 	}
 	// Each masked IPv4 CIDR as one word: address, length and index (32, 8
-	// and 24 bits), sorted on the first two. The sort is stable and allocs
+	// and 24 bits), sorted on the first two. The index breaks ties and allocs
 	// are in node order, so a CIDR allocated twice stays in node order.
 	v4 := make([]uint64, 0, len(allocs))
 	var other []int32
@@ -72,7 +72,9 @@ func sortAllocations(allocs []Allocation) []int32 {
 			other = append(other, int32(i))
 		}
 	}
-	v4 = radix.Sort(v4, func(x *uint64) uint64 { return *x >> idxBits })
+	// Sorted on the whole word, the index breaks ties: the order a stable
+	// sort on the first two gives, without a second buffer.
+	radix.SortInPlace(v4, func(x *uint64) uint64 { return *x })
 	out := make([]int32, len(v4), len(allocs))
 	for j, x := range v4 {
 		out[j] = int32(x & (1<<idxBits - 1))

@@ -4,7 +4,7 @@
 // of addresses from one range, the length of prefixes of one size) costs a
 // count and no pass. For a million elements it takes a fraction of a
 // comparison sort's time, which routewarden pays on every snapshot of a
-// large route table.
+// large route table. SortInPlace trades stability for needing no buffer.
 package radix
 
 // Sort sorts s by key, keeping the order of elements with equal keys, and

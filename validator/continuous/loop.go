@@ -264,7 +264,7 @@ func (l *Loop) validate(cluster *validator.Cluster, version uint64, opts validat
 		l.engines.routesVersion, l.engines.routesKnown = rv, true
 	}
 	if n := fresh.Len(); l.opts.DeferGC && n >= deferGCMin {
-		withGCDeferred(uint64(n)*gcHeadroomPerRoute, run)
+		withGCDeferred(uint64(n)*gcHeadroomPerRoute, uint64(n)*gcLiveRoomPerRoute, run)
 	} else {
 		run()
 	}
