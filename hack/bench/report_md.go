@@ -43,9 +43,10 @@ the collectors of one run (they alternate within every trial, so they saw the sa
 		if lo, hi, ok := wallPairs(res); ok {
 			spread = fmt.Sprintf(" (trial by trial %.2f–%.2fx)", lo, hi)
 		}
-		fmt.Fprintf(b, "| wall time with validation on <= 1.1x bare GoBGP | %.2fx%s | %s |\n", wall, spread,
-			metOr(wall <= 1.1))
-		fmt.Fprintf(b, "| peak RSS <= 1.2x bare GoBGP | %.2fx | %s |\n", rss, metOr(rss <= 1.2))
+		// The targets of the move to GoBGP v4 (v3's were 1.1x and 1.2x).
+		fmt.Fprintf(b, "| first complete verdict <= 1.0x bare GoBGP's time to hold the table | %.2fx%s | %s |\n", wall,
+			spread, metOr(wall <= 1.0))
+		fmt.Fprintf(b, "| peak RSS <= 1.1x bare GoBGP | %.2fx | %s |\n", rss, metOr(rss <= 1.1))
 		fmt.Fprintf(b, "\nThe status is this run's; the Analysis below compares runs.\n")
 	} else {
 		fmt.Fprintf(b, "Not measured in this run (the targets are about 1M prefixes; `make bench` measures them).\n")
