@@ -63,6 +63,8 @@ func (i *Inventory) startSetLocked(ctx context.Context) {
 			f = cfg
 		}
 		inf := f.ForResource(gvr).Informer()
+		// Before Start: what no rule reads never enters the store (transform.go).
+		_ = inf.SetTransform(transformFor(gvr))
 		_ = inf.SetWatchErrorHandler(func(_ *cache.Reflector, err error) { i.watchFailed(s, gvr, err) })
 		reg, _ := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
 			AddFunc:    func(obj any) { i.upsert(s, gvr, obj) },
