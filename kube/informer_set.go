@@ -29,6 +29,7 @@ type informerSet struct {
 	synced   []cache.InformerSynced
 	objects  map[schema.GroupVersionResource]map[string]*unstructured.Unstructured
 	started  time.Time
+	listed   time.Time // when every handler had its first list; guarded by Inventory.mu
 	promoted time.Time
 	failed   string // why the set can no longer be trusted; guarded by Inventory.mu
 }
@@ -96,6 +97,9 @@ func (i *Inventory) startSetLocked(ctx context.Context) {
 			case <-tick.C:
 			}
 		}
+		i.mu.Lock()
+		s.listed = time.Now()
+		i.mu.Unlock()
 		select {
 		case i.synced <- s:
 		case <-sctx.Done():
@@ -118,6 +122,9 @@ func (i *Inventory) watchFailed(s *informerSet, gvr schema.GroupVersionResource,
 		s.failed = reason
 	}
 	live := s == i.live
+	if live {
+		s.cancel() // its objects stay, frozen; its reflectors would only list again beside the next set's
+	}
 	i.mu.Unlock()
 	if !current {
 		return
@@ -130,12 +137,19 @@ func (i *Inventory) watchFailed(s *informerSet, gvr schema.GroupVersionResource,
 }
 
 // markFailedLocked distrusts the current sets (the API server is unreachable:
-// their watches are broken, and client-go would relist only after a backoff).
+// their watches are broken, and client-go would relist only after a backoff)
+// and stops the live one's informers.
 func (i *Inventory) markFailedLocked(reason string) {
 	for _, s := range []*informerSet{i.live, i.pending} {
 		if s != nil && s.failed == "" {
 			s.failed = reason
 		}
+	}
+	if i.live != nil {
+		// Its objects stay, frozen, until a new set is promoted; its
+		// reflectors would only retry and list again beside the new set's
+		// (a second list of everything per outage).
+		i.live.cancel()
 	}
 }
 
@@ -165,7 +179,15 @@ func (i *Inventory) promote(s *informerSet) {
 	i.live, i.pending = s, nil
 	i.objects = s.objects
 	i.status.Synced = true
-	i.log.Debug().Dur("listed_in", s.promoted.Sub(s.started)).Bool("restart", old != nil).
+	ev := i.log.Debug()
+	if old == nil {
+		ev = i.log.Info() // once, at start: how long the first list took (BENCHMARKS.md reads it)
+	}
+	listed := s.listed
+	if listed.IsZero() {
+		listed = s.promoted
+	}
+	ev.Float64("listed_in_seconds", listed.Sub(s.started).Seconds()).Bool("restart", old != nil).
 		Msg("informers synced")
 	i.bumpLocked()
 }
