@@ -27,6 +27,8 @@ import (
 type informerSet struct {
 	cancel   context.CancelFunc
 	synced   []cache.InformerSynced
+	// listed tells, by resource, whether its handler has had the first list.
+	listedBy map[schema.GroupVersionResource]cache.InformerSynced
 	objects  map[schema.GroupVersionResource]map[string]*unstructured.Unstructured
 	started  time.Time
 	listed   time.Time // when every handler had its first list; guarded by Inventory.mu
@@ -42,7 +44,7 @@ func (i *Inventory) startSetLocked(ctx context.Context) {
 		old.cancel()
 	}
 	sctx, cancel := context.WithCancel(ctx)
-	s := &informerSet{cancel: cancel, started: time.Now(),
+	s := &informerSet{cancel: cancel, started: time.Now(), listedBy: map[schema.GroupVersionResource]cache.InformerSynced{},
 		objects: map[schema.GroupVersionResource]map[string]*unstructured.Unstructured{}}
 	i.pending = s
 	i.restartAt = s.started.Add(i.restartBackoff)
@@ -75,6 +77,7 @@ func (i *Inventory) startSetLocked(ctx context.Context) {
 		// The registration has synced once the handler has received every
 		// object of the first list, not only the informer's store.
 		s.synced = append(s.synced, reg.HasSynced)
+		s.listedBy[gvr] = reg.HasSynced
 	}
 	all.Start(sctx.Done())
 	cfg.Start(sctx.Done())
@@ -118,6 +121,17 @@ func (i *Inventory) watchFailed(s *informerSet, gvr schema.GroupVersionResource,
 	reason := fmt.Sprintf("watching %s failed: %v", gvr.Resource, err)
 	i.mu.Lock()
 	current := s == i.live || s == i.pending
+	if s == i.pending && !s.listedBy[gvr]() {
+		// Its first list failed (an API server that just restarted answers
+		// 429 until its watch cache is ready): nothing of it was delivered,
+		// so nothing is stale, and its reflector lists again. Replacing the
+		// whole set instead would list every resource again each time: a
+		// relist storm at 5,000 nodes (BENCHMARKS.md, "Cluster scale").
+		i.mu.Unlock()
+		i.metrics.watchErrors.WithLabelValues(gvr.Resource).Inc()
+		i.log.Debug().Err(err).Str("resource", gvr.Resource).Msg("first list failed; client-go lists again")
+		return
+	}
 	if current && s.failed == "" {
 		s.failed = reason
 	}

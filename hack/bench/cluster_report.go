@@ -5,9 +5,7 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
-	"image/png"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -131,14 +129,7 @@ func plotCluster(res *Results, path string) error {
 		for k := 1; k < len(p.RSS); k++ {
 			line(img, px(float64(k-1)), py(p.RSS[k-1]), px(float64(k)), py(p.RSS[k]), c, 2)
 		}
-		line(img, W-right+15, ly+6, W-right+40, ly+6, c, 3)
-		drawText(img, W-right+48, ly, 2, strings.ToUpper(p.Name), black)
-		ly += 24
+		ly = legend(img, W-right, ly, c, strings.ToUpper(p.Name))
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return png.Encode(f, img)
+	return savePNG(img, path)
 }
