@@ -25,8 +25,8 @@ import (
 // starts a new set, which lists at once, and swaps it in (promote) when all its
 // informers have synced. Only then is the inventory available again.
 type informerSet struct {
-	cancel   context.CancelFunc
-	synced   []cache.InformerSynced
+	cancel context.CancelFunc
+	synced []cache.InformerSynced
 	// listed tells, by resource, whether its handler has had the first list.
 	listedBy map[schema.GroupVersionResource]cache.InformerSynced
 	objects  map[schema.GroupVersionResource]map[string]*unstructured.Unstructured
