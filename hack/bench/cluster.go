@@ -101,8 +101,8 @@ func runCluster(ctx context.Context, dir string, o ClusterOptions, routewardenBi
 // clusterOptions are the sizes of a full run and of bench-quick.
 func clusterOptions(nodes, services int, outage time.Duration, quick bool) ClusterOptions {
 	if quick {
-		return ClusterOptions{Nodes: nodes, Services: services, Settle: 2 * time.Second, Steady: 3 * time.Second,
-			Outage: outage, After: 8 * time.Second, Workers: 16}
+		return ClusterOptions{Nodes: nodes, Services: services, Settle: time.Second, Steady: 2 * time.Second,
+			Outage: outage, After: 5 * time.Second, Workers: 16}
 	}
 	return ClusterOptions{Nodes: nodes, Services: services, Settle: 10 * time.Second, Steady: 30 * time.Second,
 		Outage: outage, After: 30 * time.Second, Workers: 64}

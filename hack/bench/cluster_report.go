@@ -34,7 +34,9 @@ func writeCluster(b *strings.Builder, res *Results, png string) {
 		"Nodes, Services, EndpointSlices and cilium-config, dynamic ones for Cilium's CRDs, with transforms dropping "+
 		"what no rule reads, holding nothing else. `routewarden-base`, when present, is routewarden before the "+
 		"informer transforms (commit 04e09da). Requests are the API server's own `apiserver_request_total` for the "+
-		"watched resources (subresources excluded); after the outage they are counted from the restart.\n\n",
+		"watched resources (subresources excluded); after the outage they are counted from the restart, and so "+
+		"include the API server's own loopback clients (it lists and watches ConfigMaps, Services, Nodes and "+
+		"EndpointSlices itself), in both rows.\n\n",
 		o.Settle, o.Steady, o.Outage, o.After)
 	if c.Err != "" {
 		fmt.Fprintf(b, "**The run failed:** %s\n\n", strings.ReplaceAll(c.Err, "\n", " "))
@@ -81,9 +83,12 @@ func writeClusterTargets(b *strings.Builder, c *ClusterResult) {
 	lists, watches := rw.AtStart.maxPerResource("LIST"), rw.AtStart.maxPerResource("WATCH(open)")
 	fmt.Fprintf(b, "| one list and one watch per resource at start | at most %.0f LIST, %.0f open WATCH per resource | %s |\n",
 		lists, watches, metOr(lists <= 1 && watches <= 1))
-	al := rw.AfterOutage.maxPerResource("LIST")
-	fmt.Fprintf(b, "| no relist storm after the outage | at most %.0f LIST per resource in %s | %s |\n", al, c.Options.After,
-		metOr(al <= 2))
+	// Counted from the restart, the API server's own loopback clients (which
+	// list and watch ConfigMaps, Services, Nodes, EndpointSlices) are in both
+	// rows: one list more than the floor's per resource is one list each.
+	al, fl := rw.AfterOutage.maxPerResource("LIST"), floor.AfterOutage.maxPerResource("LIST")
+	fmt.Fprintf(b, "| no relist storm after the outage | at most %.0f LIST per resource in %s (floor: %.0f) | %s |\n",
+		al, c.Options.After, fl, metOr(al <= fl+1))
 	fmt.Fprintf(b, "| Node delete -> alert p99 <= 1 s under churn | not measured by this harness yet | – |\n")
 }
 
