@@ -125,8 +125,7 @@ func (i *Inventory) watchFailed(s *informerSet, gvr schema.GroupVersionResource,
 		// Its first list failed (an API server that just restarted answers
 		// 429 until its watch cache is ready): nothing of it was delivered,
 		// so nothing is stale, and its reflector lists again. Replacing the
-		// whole set instead would list every resource again each time: a
-		// relist storm at 5,000 nodes (BENCHMARKS.md, "Cluster scale").
+		// whole set instead would list every resource again each time.
 		i.mu.Unlock()
 		i.metrics.watchErrors.WithLabelValues(gvr.Resource).Inc()
 		i.log.Debug().Err(err).Str("resource", gvr.Resource).Msg("first list failed; client-go lists again")

@@ -36,7 +36,8 @@ func writeCluster(b *strings.Builder, res *Results, png string) {
 		"informer transforms (commit 04e09da). Requests are the API server's own `apiserver_request_total` for the "+
 		"watched resources (subresources excluded); after the outage they are counted from the restart, and so "+
 		"include the API server's own loopback clients (it lists and watches ConfigMaps, Services, Nodes and "+
-		"EndpointSlices itself), in both rows.\n\n",
+		"EndpointSlices itself), in both rows; a list served from etcd (as after a restart, while the watch cache "+
+		"initialises) comes in client-go's pages of 500 objects, each page a LIST.\n\n",
 		o.Settle, o.Steady, o.Outage, o.After)
 	if c.Err != "" {
 		fmt.Fprintf(b, "**The run failed:** %s\n\n", strings.ReplaceAll(c.Err, "\n", " "))
