@@ -33,10 +33,10 @@ vulncheck: ## govulncheck on every package, binary and vulnerability database fr
 
 # The bench harness (hack/bench): ingest into routewarden, a bare gobgpd and BIRD side by side, plus the engine,
 # BMP station and detection-latency Go benchmarks. Binaries come from test-deps.sh and hack/tools/gobgp.sh (cached).
-BENCH_ENV := eval "$$(hack/test-deps.sh 2>/dev/null)"; export KUBE_APISERVER KUBECTL ETCD HELM; \
+BENCH_ENV := eval "$$(hack/test-deps.sh 2>/dev/null)"; export KUBE_APISERVER KUBECTL ETCD HELM ROUTEWARDEN_CRDS; \
 	gobgp_bin=$$(hack/tools/gobgp.sh) && $(GO) build -o bin/bench ./hack/bench &&
 
-bench: ## measure ingest, detection, engine and BMP; write BENCHMARKS.md, docs/bench.png, docs/bench-go.txt (~15 min)
+bench: ## measure ingest, detection, engine, BMP and cluster scale; write BENCHMARKS.md, docs/bench*.png, docs/bench-go.txt (~30 min)
 	@$(BENCH_ENV) bin/bench -gobgpd "$$gobgp_bin/gobgpd" -out docs/bench-results.json -md BENCHMARKS.md \
 	  -png docs/bench.png -gotext docs/bench-go.txt $(BENCH_FLAGS)
 

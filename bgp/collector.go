@@ -186,11 +186,19 @@ func neverAdvertise(ctx context.Context, srv *server.BgpServer) error {
 
 // WarmedUp reports whether every static neighbor has sent End-of-RIB for
 // every family its session negotiated (with no static neighbors, dynamic
-// peers decide nothing: warm-up ends by timeout).
+// peers decide nothing here: the cluster's inventory does, WarmedUpPeers).
 func (c *Collector) WarmedUp() bool {
+	return len(c.cfg.Neighbors) > 0 && c.WarmedUpPeers(nil)
+}
+
+// WarmedUpPeers reports whether every static neighbor, and of each group at
+// least one address, has sent End-of-RIB for every family its session
+// negotiated. With nothing to wait for it is false: warm-up then ends by
+// its timeout.
+func (c *Collector) WarmedUpPeers(groups [][]netip.Addr) bool {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	if len(c.cfg.Neighbors) == 0 {
+	if len(c.cfg.Neighbors) == 0 && len(groups) == 0 {
 		return false
 	}
 	eor := map[netip.Addr]bool{}
@@ -204,5 +212,21 @@ func (c *Collector) WarmedUp() bool {
 			return false
 		}
 	}
+	for _, g := range groups {
+		if !slices.ContainsFunc(g, func(a netip.Addr) bool { return eor[a] }) {
+			return false
+		}
+	}
 	return true
+}
+
+// DynamicRanges are the prefixes dynamic neighbors connect from.
+func (c *Collector) DynamicRanges() []netip.Prefix {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	out := make([]netip.Prefix, 0, len(c.cfg.Dynamic))
+	for _, d := range c.cfg.Dynamic {
+		out = append(out, d.Prefix)
+	}
+	return out
 }

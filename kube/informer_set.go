@@ -25,10 +25,13 @@ import (
 // starts a new set, which lists at once, and swaps it in (promote) when all its
 // informers have synced. Only then is the inventory available again.
 type informerSet struct {
-	cancel   context.CancelFunc
-	synced   []cache.InformerSynced
+	cancel context.CancelFunc
+	synced []cache.InformerSynced
+	// listed tells, by resource, whether its handler has had the first list.
+	listedBy map[schema.GroupVersionResource]cache.InformerSynced
 	objects  map[schema.GroupVersionResource]map[string]*unstructured.Unstructured
 	started  time.Time
+	listed   time.Time // when every handler had its first list; guarded by Inventory.mu
 	promoted time.Time
 	failed   string // why the set can no longer be trusted; guarded by Inventory.mu
 }
@@ -41,7 +44,7 @@ func (i *Inventory) startSetLocked(ctx context.Context) {
 		old.cancel()
 	}
 	sctx, cancel := context.WithCancel(ctx)
-	s := &informerSet{cancel: cancel, started: time.Now(),
+	s := &informerSet{cancel: cancel, started: time.Now(), listedBy: map[schema.GroupVersionResource]cache.InformerSynced{},
 		objects: map[schema.GroupVersionResource]map[string]*unstructured.Unstructured{}}
 	i.pending = s
 	i.restartAt = s.started.Add(i.restartBackoff)
@@ -63,6 +66,8 @@ func (i *Inventory) startSetLocked(ctx context.Context) {
 			f = cfg
 		}
 		inf := f.ForResource(gvr).Informer()
+		// Before Start: what no rule reads never enters the store (transform.go).
+		_ = inf.SetTransform(transformFor(gvr))
 		_ = inf.SetWatchErrorHandler(func(_ *cache.Reflector, err error) { i.watchFailed(s, gvr, err) })
 		reg, _ := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
 			AddFunc:    func(obj any) { i.upsert(s, gvr, obj) },
@@ -72,6 +77,7 @@ func (i *Inventory) startSetLocked(ctx context.Context) {
 		// The registration has synced once the handler has received every
 		// object of the first list, not only the informer's store.
 		s.synced = append(s.synced, reg.HasSynced)
+		s.listedBy[gvr] = reg.HasSynced
 	}
 	all.Start(sctx.Done())
 	cfg.Start(sctx.Done())
@@ -94,6 +100,9 @@ func (i *Inventory) startSetLocked(ctx context.Context) {
 			case <-tick.C:
 			}
 		}
+		i.mu.Lock()
+		s.listed = time.Now()
+		i.mu.Unlock()
 		select {
 		case i.synced <- s:
 		case <-sctx.Done():
@@ -112,10 +121,23 @@ func (i *Inventory) watchFailed(s *informerSet, gvr schema.GroupVersionResource,
 	reason := fmt.Sprintf("watching %s failed: %v", gvr.Resource, err)
 	i.mu.Lock()
 	current := s == i.live || s == i.pending
+	if s == i.pending && !s.listedBy[gvr]() {
+		// Its first list failed (an API server that just restarted answers
+		// 429 until its watch cache is ready): nothing of it was delivered,
+		// so nothing is stale, and its reflector lists again. Replacing the
+		// whole set instead would list every resource again each time.
+		i.mu.Unlock()
+		i.metrics.watchErrors.WithLabelValues(gvr.Resource).Inc()
+		i.log.Debug().Err(err).Str("resource", gvr.Resource).Msg("first list failed; client-go lists again")
+		return
+	}
 	if current && s.failed == "" {
 		s.failed = reason
 	}
 	live := s == i.live
+	if live {
+		s.cancel() // its objects stay, frozen; its reflectors would only list again beside the next set's
+	}
 	i.mu.Unlock()
 	if !current {
 		return
@@ -128,12 +150,19 @@ func (i *Inventory) watchFailed(s *informerSet, gvr schema.GroupVersionResource,
 }
 
 // markFailedLocked distrusts the current sets (the API server is unreachable:
-// their watches are broken, and client-go would relist only after a backoff).
+// their watches are broken, and client-go would relist only after a backoff)
+// and stops the live one's informers.
 func (i *Inventory) markFailedLocked(reason string) {
 	for _, s := range []*informerSet{i.live, i.pending} {
 		if s != nil && s.failed == "" {
 			s.failed = reason
 		}
+	}
+	if i.live != nil {
+		// Its objects stay, frozen, until a new set is promoted; its
+		// reflectors would only retry and list again beside the new set's
+		// (a second list of everything per outage).
+		i.live.cancel()
 	}
 }
 
@@ -163,7 +192,15 @@ func (i *Inventory) promote(s *informerSet) {
 	i.live, i.pending = s, nil
 	i.objects = s.objects
 	i.status.Synced = true
-	i.log.Debug().Dur("listed_in", s.promoted.Sub(s.started)).Bool("restart", old != nil).
+	ev := i.log.Debug()
+	if old == nil {
+		ev = i.log.Info() // once, at start: how long the first list took (BENCHMARKS.md reads it)
+	}
+	listed := s.listed
+	if listed.IsZero() {
+		listed = s.promoted
+	}
+	ev.Float64("listed_in_seconds", listed.Sub(s.started).Seconds()).Bool("restart", old != nil).
 		Msg("informers synced")
 	i.bumpLocked()
 }

@@ -2,7 +2,6 @@ package kube
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sync"
@@ -86,6 +85,8 @@ type Inventory struct {
 	// built is Cluster's last translation of the objects (without tombstones),
 	// valid while version and the watched resources are those it was built at.
 	built *builtCluster
+	// decoded is each object's decoding at the last build (decode_cache.go).
+	decoded decodeCache
 }
 
 // builtCluster is a cached translation of the inventory's objects.
@@ -168,11 +169,12 @@ func (i *Inventory) Cluster(now time.Time) (*validator.Cluster, uint64, error) {
 // buildClusterLocked translates the objects of the resources gvrs.
 func (i *Inventory) buildClusterLocked(gvrs []schema.GroupVersionResource) (*validator.Cluster, error) {
 	objs := &Objects{}
+	next := decodeCache{}
 	for _, gvr := range gvrs {
 		for name, u := range i.objects[gvr] {
-			data, err := json.Marshal(u.Object)
+			one, err := i.decoded.decode(next, gvr, name, u)
 			if err == nil {
-				err = objs.Decode(gvr.Resource+"/"+name, data)
+				objs.add(one)
 			}
 			if err != nil {
 				i.log.Warn().Err(err).Str("object", gvr.Resource+"/"+name).Msg("ignoring an object routewarden cannot read")
@@ -180,6 +182,7 @@ func (i *Inventory) buildClusterLocked(gvrs []schema.GroupVersionResource) (*val
 			}
 		}
 	}
+	i.decoded = next
 	// The Services informer runs once Run has started: no Service means none.
 	objs.ServicesRead = objs.ServicesRead || len(i.vipGVRs) > 0
 	c, err := objs.Cluster(i.opts.Cluster)

@@ -46,6 +46,8 @@ type e2eOptions struct {
 	Validation string        // more keys of the validation section ("convergence: {...}")
 	StopWithin time.Duration // how long run may take to stop once cancelled; 30s when 0
 	Extra      string        // appended to the config: sections of their own (rtr)
+	Warmup     string        // validation.warmupTimeout; "1s" when empty
+	GR         bool          // bgp.gracefulRestart.enabled (speakers send End-of-RIB only with it)
 }
 
 // e2e is a cluster, the ports routewarden listens on and, once started,
@@ -98,7 +100,7 @@ func startE2E(tb testing.TB, o e2eOptions) *e2e {
 // 127.0.1.0/24, hold-down 0 (any finding fires at once, so a momentary false
 // finding could not hide).
 func (e *e2e) config(o e2eOptions) string {
-	validation := "holdDown: 0s, warmupTimeout: 1s"
+	validation := "holdDown: 0s, warmupTimeout: " + cmp.Or(o.Warmup, "1s")
 	if o.Debounce != "" {
 		validation += ", debounce: " + o.Debounce
 	}
@@ -115,12 +117,12 @@ bgp:
   routerId: 192.0.2.1
   listenAddresses: [127.0.0.1]
   listenPort: %d
-  gracefulRestart: {enabled: false}
+  gracefulRestart: {enabled: %t}
   dynamicNeighbors: [{prefix: 127.0.1.0/24}]
 kubernetes: {kubeconfig: %s}
 validation: {%s}
 %shttp: {listen: "%s"}
-%s`, cmp.Or(o.Cluster, "e2e"), e.bgpPort, e.env.Kubeconfig, validation, alerting, e.httpAddr, o.Extra)
+%s`, cmp.Or(o.Cluster, "e2e"), e.bgpPort, o.GR, e.env.Kubeconfig, validation, alerting, e.httpAddr, o.Extra)
 }
 
 // run writes the config and runs `routewarden run` in the test process until

@@ -26,6 +26,13 @@ func main() {
 		}
 		return
 	}
+	if len(os.Args) > 1 && os.Args[1] == "floor" {
+		if err := runFloor(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "floor:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
@@ -34,14 +41,15 @@ func main() {
 
 // Results is everything one run measured.
 type Results struct {
-	Quick     bool       `json:"quick"`
-	Started   time.Time  `json:"started"`
-	Duration  float64    `json:"durationSec"`
-	Machine   Machine    `json:"machine"`
-	Trials    []Trial    `json:"trials"`
-	GoBench   []GoBench  `json:"goBench"`
-	Detection *Detection `json:"detection,omitempty"`
-	Notes     []string   `json:"notes,omitempty"`
+	Quick     bool           `json:"quick"`
+	Started   time.Time      `json:"started"`
+	Duration  float64        `json:"durationSec"`
+	Machine   Machine        `json:"machine"`
+	Trials    []Trial        `json:"trials"`
+	GoBench   []GoBench      `json:"goBench"`
+	Detection *Detection     `json:"detection,omitempty"`
+	Cluster   *ClusterResult `json:"cluster,omitempty"`
+	Notes     []string       `json:"notes,omitempty"`
 	// Partial says what a run that measured only some workloads measured
 	// (set by hand when its results are merged into a full run's).
 	Partial string `json:"partial,omitempty"`
@@ -63,6 +71,7 @@ func run(args []string) error {
 	speakerMax := fs.Int("speaker-max", 1_000_000, "the largest N the GoBGP speaker sends (the raw sender sends all)")
 	only := fs.String("only", "", "run only the workload of this name (e.g. ipv4-1M)")
 	onlyCollectors := fs.String("collectors", "", "run only these collectors (comma-separated: routewarden,gobgpd,bird,routewarden-noval,gobgpd-bmp)")
+	cf := clusterFlags(fs)
 	from := fs.String("from", "", "do not measure: re-render the report from this results file")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -75,6 +84,9 @@ func run(args []string) error {
 		var res Results
 		if err := json.Unmarshal(b, &res); err != nil {
 			return fmt.Errorf("reading %s: %w", *from, err)
+		}
+		if err := cf.merge(&res); err != nil {
+			return err
 		}
 		return render(&res, *md, *png)
 	}
@@ -122,6 +134,9 @@ func run(args []string) error {
 		res.Notes = append(res.Notes, "BIRD not found: no BIRD collector")
 	}
 	broken := 0
+	if *cf.only {
+		plan = nil
+	}
 	for _, w := range plan {
 		trs, err := ingest(ctx, e, w, n, collectors)
 		res.Trials = append(res.Trials, trs...)
@@ -136,7 +151,11 @@ func run(args []string) error {
 			}
 		}
 	}
-	if *gobench {
+	if res.Cluster = cf.run(ctx, dir, *quick); res.Cluster != nil && res.Cluster.Err != "" {
+		broken++
+		res.Notes = append(res.Notes, "cluster scale failed: "+res.Cluster.Err)
+	}
+	if *gobench && !*cf.only {
 		gb, det, raw, notes := goBenchmarks(ctx, *quick)
 		res.GoBench, res.Detection = gb, det
 		res.Notes = append(res.Notes, notes...)

@@ -125,10 +125,20 @@ func plot(res *Results, path string) error {
 				line(img, px(s.pts[i-1][0]), py(s.pts[i-1][1]), x, y, s.c, 2)
 			}
 		}
-		line(img, W-right+15, ly+6, W-right+40, ly+6, s.c, 3)
-		drawText(img, W-right+48, ly, 2, s.name, black)
-		ly += 24
+		ly = legend(img, W-right, ly, s.c, s.name)
 	}
+	return savePNG(img, path)
+}
+
+// legend draws a legend entry (a line of colour c and its name) at x, y and
+// returns the y of the next entry.
+func legend(img *image.RGBA, x, y int, c color.RGBA, name string) int {
+	line(img, x+15, y+6, x+40, y+6, c, 3)
+	drawText(img, x+48, y, 2, name, color.RGBA{0, 0, 0, 255})
+	return y + 24
+}
+
+func savePNG(img *image.RGBA, path string) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err

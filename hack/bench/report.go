@@ -76,6 +76,11 @@ func render(res *Results, md, png string) error {
 			return fmt.Errorf("drawing %s: %w", png, err)
 		}
 	}
+	if png != "" && res.Cluster != nil {
+		if err := plotCluster(res, clusterPNG(png)); err != nil {
+			return fmt.Errorf("drawing %s: %w", clusterPNG(png), err)
+		}
+	}
 	if md == "" {
 		return nil
 	}

@@ -80,6 +80,7 @@ the collectors of one run (they alternate within every trial, so they saw the sa
 	}
 	b.WriteString("\n`make bench` keeps these runs' output, as go test printed it, in `docs/bench-go.txt`: " +
 		"`benchstat docs/bench-go.txt new.txt` compares them with runs of yours.\n")
+	writeCluster(b, res, png)
 	if len(res.Notes) > 0 {
 		fmt.Fprintf(b, "\n### Notes from this run\n\n")
 		for _, n := range res.Notes {

@@ -106,6 +106,7 @@ type Loop struct {
 	engines   engineCache
 	conv      *converger
 	started   time.Time
+	warmEnded bool // warm-up ended from the inventory (warmup.go); only runOnce's goroutine
 
 	mu    sync.RWMutex
 	state State
@@ -180,7 +181,7 @@ func (l *Loop) SetOptions(v validator.Options, holdDown time.Duration) {
 func (l *Loop) runOnce() time.Duration {
 	now := l.opts.Now()
 	inv := l.cluster.InventoryStatus()
-	warmingUp := !inv.Synced || (l.warm != nil && !l.warm.WarmedUp() && now.Sub(l.started) < l.opts.WarmupTimeout)
+	warmingUp := !inv.Synced || (l.warm != nil && now.Sub(l.started) < l.opts.WarmupTimeout && !l.warmedUp(now))
 	st := State{At: now, Inventory: inv, WarmingUp: warmingUp}
 	var transitions []Transition
 	switch {

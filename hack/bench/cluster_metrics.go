@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Requests counts the API server's requests by "VERB resource", from its own
+// apiserver_request_total, for the resources routewarden watches. That counts
+// a request when it ends, so a watch still open is not in it: "WATCH(open)
+// resource" is the number open, from apiserver_longrunning_requests.
+type Requests map[string]float64
+
+var (
+	requestLine  = regexp.MustCompile(`^(apiserver_request_total|apiserver_longrunning_requests)\{([^}]*)\} ([0-9.e+]+)$`)
+	labelPair    = regexp.MustCompile(`(\w+)="([^"]*)"`)
+	watchedKinds = []string{"nodes", "ciliumnodes", "services", "endpointslices", "configmaps",
+		"ciliumloadbalancerippools", "ciliumpodippools", "ciliumbgpclusterconfigs", "ciliumbgppeerconfigs",
+		"ciliumbgpadvertisements", "ciliumbgppeeringpolicies", "ciliumbgpnodeconfigoverrides"}
+)
+
+// requests reads the API server's request counters (they restart from zero
+// when the API server restarts).
+func (cp *controlPlane) requests(ctx context.Context) (Requests, error) {
+	body, err := cp.kc.RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := Requests{}
+	for _, line := range strings.Split(string(body), "\n") {
+		m := requestLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		labels := map[string]string{}
+		for _, p := range labelPair.FindAllStringSubmatch(m[2], -1) {
+			labels[p[1]] = p[2]
+		}
+		if labels["subresource"] != "" || !slices.Contains(watchedKinds, labels["resource"]) {
+			continue
+		}
+		v, _ := strconv.ParseFloat(m[3], 64)
+		verb := labels["verb"]
+		if m[1] == "apiserver_longrunning_requests" {
+			if verb != "WATCH" {
+				continue
+			}
+			verb = "WATCH(open)"
+		}
+		out[verb+" "+labels["resource"]] += v
+	}
+	return out, nil
+}
+
+// minus is r - before, without the entries that did not change.
+func (r Requests) minus(before Requests) Requests {
+	out := Requests{}
+	for k, v := range r {
+		if d := v - before[k]; d > 0 {
+			out[k] = d
+		}
+	}
+	return out
+}
+
+// verbs sums the counts by verb: "LIST 12, WATCH 12".
+func (r Requests) verbs() string {
+	by := map[string]float64{}
+	for k, v := range r {
+		verb, _, _ := strings.Cut(k, " ")
+		by[verb] += v
+	}
+	var parts []string
+	for _, verb := range slices.Sorted(maps.Keys(by)) {
+		parts = append(parts, verb+" "+strconv.FormatFloat(by[verb], 'f', 0, 64))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// maxPerResource is the largest count of verb for any one resource.
+func (r Requests) maxPerResource(verb string) float64 {
+	m := 0.0
+	for k, v := range r {
+		if strings.HasPrefix(k, verb+" ") {
+			m = max(m, v)
+		}
+	}
+	return m
+}
