@@ -22,7 +22,11 @@ import (
 // multi-pool, no LB IPAM): without them the inventory runs degraded. Of each
 // pool CRD the newest version the API server serves is watched.
 func (i *Inventory) resources() ([]schema.GroupVersionResource, error) {
-	gvrs := append([]schema.GroupVersionResource{gvrNodes, gvrConfigMaps}, i.vipResources()...)
+	vip, err := i.vipResources()
+	if err != nil {
+		return nil, err
+	}
+	gvrs := append([]schema.GroupVersionResource{gvrNodes, gvrConfigMaps}, vip...)
 	if _, err := i.served(gvrCiliumNodes); err != nil {
 		if !errors.Is(err, errNotServed) && !apierrors.IsNotFound(err) {
 			return nil, apiFailure("asking the API server for "+gvrCiliumNodes.GroupVersion().String(), err)
@@ -33,7 +37,10 @@ func (i *Inventory) resources() ([]schema.GroupVersionResource, error) {
 	gvrs = append(gvrs, gvrCiliumNodes)
 	var pools []schema.GroupVersionResource
 	for _, versions := range [][]schema.GroupVersionResource{podIPPoolVersions, lbIPPoolVersions} {
-		gvr, ok := i.newestServed(versions)
+		gvr, ok, err := i.newestServed(versions)
+		if err != nil {
+			return nil, err
+		}
 		if !ok {
 			i.log.Warn().Str("resource", versions[0].Resource+"."+versions[0].Group).
 				Msg("CRD not installed: running without it (degraded)")
@@ -54,14 +61,21 @@ func (i *Inventory) resources() ([]schema.GroupVersionResource, error) {
 var errNotServed = errors.New("not served")
 
 // newestServed returns the first of versions (one resource, newest version
-// first) that the API server serves.
-func (i *Inventory) newestServed(versions []schema.GroupVersionResource) (schema.GroupVersionResource, bool) {
+// first) that the API server serves. A discovery failure (a timeout, 503,
+// 429, 401/403) is an error, never "not served": a CRD taken for absent would
+// be left unwatched for the life of the process.
+func (i *Inventory) newestServed(versions []schema.GroupVersionResource) (schema.GroupVersionResource, bool, error) {
 	for _, gvr := range versions {
-		if ok, _ := i.served(gvr); ok {
-			return gvr, true
+		ok, err := i.served(gvr)
+		if ok {
+			return gvr, true, nil
+		}
+		if !errors.Is(err, errNotServed) && !apierrors.IsNotFound(err) {
+			return schema.GroupVersionResource{}, false,
+				apiFailure("asking the API server for "+gvr.GroupVersion().String(), err)
 		}
 	}
-	return schema.GroupVersionResource{}, false
+	return schema.GroupVersionResource{}, false, nil
 }
 
 // served reports whether the API server serves the resource; the error says

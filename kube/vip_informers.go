@@ -41,11 +41,15 @@ var (
 // CRDs the API server serves. A missing BGP CRD is no degradation: a cluster
 // runs one BGP control plane version (v1 policies were removed in Cilium 1.19),
 // and without any, no Service's VIP is expected to be announced.
-func (i *Inventory) vipResources() []schema.GroupVersionResource {
+func (i *Inventory) vipResources() ([]schema.GroupVersionResource, error) {
 	gvrs := []schema.GroupVersionResource{gvrServices, gvrEndpointSlices}
 	for _, versions := range [][]schema.GroupVersionResource{bgpAdvertVersions, bgpPeerCfgVersions, bgpPeeringPolVersions,
 		bgpClusterCfgVersions, bgpNodeOverrideVersions} {
-		if gvr, ok := i.newestServed(versions); ok {
+		gvr, ok, err := i.newestServed(versions)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
 			gvrs = append(gvrs, gvr)
 		}
 	}
@@ -53,7 +57,7 @@ func (i *Inventory) vipResources() []schema.GroupVersionResource {
 	i.vipGVRs = gvrs
 	i.mu.Unlock()
 	i.log.Debug().Interface("resources", gvrs).Msg("watching Services and BGP objects for the VIP rules")
-	return gvrs
+	return gvrs, nil
 }
 
 // objectKey keys an informer's objects: "namespace/name", or the name of a
