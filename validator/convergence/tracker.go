@@ -123,6 +123,12 @@ func (t *Tracker) Pending() []Change {
 // History returns the last completed changes, oldest first.
 func (t *Tracker) History() []Completed { return slices.Clone(t.history) }
 
+// ForgetBaseline drops the expected routes the next Cluster would diff
+// against (the next call sets a new baseline); what is pending stays. A
+// caller that keeps the cluster itself re-derives the baseline when it
+// changes instead of holding a map entry per route in between.
+func (t *Tracker) ForgetBaseline() { t.prev = nil }
+
 // Reset forgets the baseline and what is pending (the inventory became
 // unavailable: what happened meanwhile cannot be timed).
 func (t *Tracker) Reset() {
