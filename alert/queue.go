@@ -2,13 +2,14 @@ package alert
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
+
+	"github.com/routewarden/routewarden/internal/promreg"
 )
 
 // backoff is how long to wait before retry number attempt (from 0): a ceiling
@@ -237,17 +238,8 @@ func newMetrics(reg prometheus.Registerer, sinks []string) (*metrics, error) {
 		m.dropped.WithLabelValues(s)
 		m.queueLength.WithLabelValues(s)
 	}
-	if reg == nil {
-		return m, nil
-	}
-	cs := []prometheus.Collector{m.deliveries, m.dropped, m.queueLength, m.firing, m.lastSuccess}
-	for i, c := range cs {
-		if err := reg.Register(c); err != nil {
-			for _, done := range cs[:i] {
-				reg.Unregister(done)
-			}
-			return nil, fmt.Errorf("registering alert metrics: %w", err)
-		}
+	if err := promreg.Register(reg, "alert", m.deliveries, m.dropped, m.queueLength, m.firing, m.lastSuccess); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

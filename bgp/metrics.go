@@ -1,9 +1,9 @@
 package bgp
 
 import (
-	"fmt"
-
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/routewarden/routewarden/internal/promreg"
 )
 
 // metrics exposes the collector's peers and paths; peer gauges are read from
@@ -39,10 +39,8 @@ func newMetrics(reg prometheus.Registerer, store *Store) (*metrics, error) {
 		peerRoutes: prometheus.NewDesc("routewarden_bgp_peer_routes",
 			"Paths held from the peer (including graceful-restart stale ones).", []string{"peer"}, nil),
 	}
-	for _, c := range []prometheus.Collector{m.decodeErrors, m.updateErrors, m.notifications, m.prefixLimit, m} {
-		if err := reg.Register(c); err != nil {
-			return nil, fmt.Errorf("registering BGP metrics: %w", err)
-		}
+	if err := promreg.Register(reg, "BGP", m.decodeErrors, m.updateErrors, m.notifications, m.prefixLimit, m); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

@@ -1,9 +1,9 @@
 package kube
 
 import (
-	"fmt"
-
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/routewarden/routewarden/internal/promreg"
 )
 
 type inventoryMetrics struct {
@@ -32,10 +32,8 @@ func newInventoryMetrics(reg prometheus.Registerer, inv *Inventory) (*inventoryM
 		objects: prometheus.NewDesc("routewarden_inventory_objects",
 			"Objects in the inventory, by resource.", []string{"resource"}, nil),
 	}
-	for _, c := range []prometheus.Collector{m.watchErrors, m.badObjects, m.informerStarts, m} {
-		if err := reg.Register(c); err != nil {
-			return nil, fmt.Errorf("registering inventory metrics: %w", err)
-		}
+	if err := promreg.Register(reg, "inventory", m.watchErrors, m.badObjects, m.informerStarts, m); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

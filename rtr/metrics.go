@@ -1,9 +1,9 @@
 package rtr
 
 import (
-	"fmt"
-
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/routewarden/routewarden/internal/promreg"
 )
 
 // metrics are the server's; per-client series are labelled with the router's
@@ -47,11 +47,8 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		errors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_rtr_client_error_reports_total",
 			Help: "RTR Error Reports per client, sent (a bad PDU from it) or received."}, []string{"client", "direction"}),
 	}
-	for _, c := range []prometheus.Collector{m.serial, m.roas, m.frozen, m.held, m.unresolv, m.refused, m.connected, m.queries,
-		m.lastQuery, m.errors} {
-		if err := reg.Register(c); err != nil {
-			return nil, fmt.Errorf("registering RTR metrics: %w", err)
-		}
+	if err := promreg.Register(reg, "RTR", m.serial, m.roas, m.frozen, m.held, m.unresolv, m.refused, m.connected, m.queries, m.lastQuery, m.errors); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

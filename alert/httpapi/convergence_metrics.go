@@ -1,10 +1,9 @@
 package httpapi
 
 import (
-	"fmt"
-
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/routewarden/routewarden/internal/promreg"
 	"github.com/routewarden/routewarden/validator/continuous"
 )
 
@@ -30,10 +29,8 @@ func NewConvergenceMetrics(reg prometheus.Registerer) (*ConvergenceMetrics, erro
 		pending: prometheus.NewGauge(prometheus.GaugeOpts{Name: "routewarden_convergence_pending",
 			Help: "Route changes the cluster asked for that the network has not made yet."}),
 	}
-	for _, c := range []prometheus.Collector{m.seconds, m.pending} {
-		if err := reg.Register(c); err != nil {
-			return nil, fmt.Errorf("registering convergence metrics: %w", err)
-		}
+	if err := promreg.Register(reg, "convergence", m.seconds, m.pending); err != nil {
+		return nil, err
 	}
 	for _, d := range []string{"announce", "withdraw"} {
 		for _, k := range []string{"pod-cidr", "vip"} {

@@ -1,13 +1,13 @@
 package httpapi
 
 import (
-	"fmt"
 	"slices"
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
+	"github.com/routewarden/routewarden/internal/promreg"
 	"github.com/routewarden/routewarden/validator"
 	"github.com/routewarden/routewarden/validator/continuous"
 )
@@ -49,10 +49,8 @@ func NewObserver(reg prometheus.Registerer, log zerolog.Logger) (*Observer, erro
 		routes: prometheus.NewGauge(prometheus.GaugeOpts{Name: "routewarden_routes",
 			Help: "Routes validated in the last validation."}),
 	}
-	for _, c := range []prometheus.Collector{o.findings, o.firing, o.duration, o.validations, o.warmingUp, o.frozen, o.routes} {
-		if err := reg.Register(c); err != nil {
-			return nil, fmt.Errorf("registering validation metrics: %w", err)
-		}
+	if err := promreg.Register(reg, "validation", o.findings, o.firing, o.duration, o.validations, o.warmingUp, o.frozen, o.routes); err != nil {
+		return nil, err
 	}
 	o.record(continuous.State{})
 	return o, nil

@@ -1,14 +1,13 @@
 package bmp
 
 import (
-	"fmt"
 	"strconv"
-
-	"github.com/routewarden/routewarden/bgp/wire"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/wire"
+	"github.com/routewarden/routewarden/internal/promreg"
 )
 
 // metrics are the station's counters; per-peer route counts are read from the
@@ -50,11 +49,8 @@ func newMetrics(reg prometheus.Registerer, store Store) (*metrics, error) {
 	for t := range m.byType {
 		m.byType[t] = m.messages.WithLabelValues(typeName(uint8(t)))
 	}
-	for _, c := range []prometheus.Collector{m.sessions, m.messages, m.decodeErrors, m.sessionErrors, m.refused,
-		m.ignored, m.stats, m} {
-		if err := reg.Register(c); err != nil {
-			return nil, fmt.Errorf("registering BMP metrics: %w", err)
-		}
+	if err := promreg.Register(reg, "BMP", m.sessions, m.messages, m.decodeErrors, m.sessionErrors, m.refused, m.ignored, m.stats, m); err != nil {
+		return nil, err
 	}
 	return m, nil
 }
