@@ -17,9 +17,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/routewarden/routewarden/internal/wait"
+	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/rtr"
 	"github.com/routewarden/routewarden/validator"
-	"github.com/routewarden/routewarden/validator/continuous"
 )
 
 // rovCluster is an in-memory inventory for the RTR server: nodes with an AS
@@ -47,8 +47,8 @@ func (c *rovCluster) Cluster(time.Time) (*validator.Cluster, uint64, error) {
 	return out, c.version, nil
 }
 
-func (c *rovCluster) InventoryStatus() continuous.InventoryStatus {
-	return continuous.InventoryStatus{Synced: true, Available: true}
+func (c *rovCluster) InventoryStatus() monitor.InventoryStatus {
+	return monitor.InventoryStatus{Synced: true, Available: true}
 }
 
 // TestGoBGPAsRTRClient: GoBGP's RTR client (AddRpki), which speaks RTR

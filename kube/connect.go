@@ -8,7 +8,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
-	"github.com/routewarden/routewarden/validator/continuous"
+	"github.com/routewarden/routewarden/monitor"
 )
 
 // Connection says how to reach the API server: a kubeconfig file and context,
@@ -48,7 +48,7 @@ func Connect(conn Connection, opts InventoryOptions, log zerolog.Logger, reg pro
 }
 
 // InventoryStatus adapts Status for the continuous validation loop.
-func (i *Inventory) InventoryStatus() continuous.InventoryStatus {
+func (i *Inventory) InventoryStatus() monitor.InventoryStatus {
 	s := i.Status()
-	return continuous.InventoryStatus{Synced: s.Synced, Available: s.Available, Reason: s.Reason, Since: s.Since}
+	return monitor.InventoryStatus{Synced: s.Synced, Available: s.Available, Reason: s.Reason, Since: s.Since}
 }

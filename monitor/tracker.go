@@ -1,11 +1,11 @@
-// Package continuous re-validates whenever routes or the cluster change, and
+// Package monitor re-validates whenever routes or the cluster change, and
 // turns successive results into a stable set of tracked findings: a finding
 // fires only after it persisted for the hold-down, nothing fires during
 // warm-up, and while the cluster inventory is unavailable the last known state
 // is frozen instead of turning the cache's silence into alerts. It is pure:
 // sources and observers are interfaces; it imports no BGP, Kubernetes, HTTP or
 // logging code.
-package continuous
+package monitor
 
 import (
 	"cmp"
