@@ -20,7 +20,6 @@ import (
 
 	"github.com/routewarden/routewarden/bgp/rawbgp"
 	"github.com/routewarden/routewarden/internal/logbuf"
-	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator"
 )
 
@@ -153,8 +152,8 @@ func (s staticCluster) Cluster(time.Time) (*validator.Cluster, uint64, error) {
 	return &c, 1, nil
 }
 func (staticCluster) Changed() <-chan struct{} { return nil }
-func (staticCluster) InventoryStatus() monitor.InventoryStatus {
-	return monitor.InventoryStatus{Synced: true, Available: true}
+func (staticCluster) InventoryStatus() validator.InventoryStatus {
+	return validator.InventoryStatus{Synced: true, Available: true}
 }
 
 // testNode is a Ready cluster-pool node with one address and one pod CIDR.

@@ -17,7 +17,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/routewarden/routewarden/internal/wait"
-	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/rtr"
 	"github.com/routewarden/routewarden/validator"
 )
@@ -47,8 +46,8 @@ func (c *rovCluster) Cluster(time.Time) (*validator.Cluster, uint64, error) {
 	return out, c.version, nil
 }
 
-func (c *rovCluster) InventoryStatus() monitor.InventoryStatus {
-	return monitor.InventoryStatus{Synced: true, Available: true}
+func (c *rovCluster) InventoryStatus() validator.InventoryStatus {
+	return validator.InventoryStatus{Synced: true, Available: true}
 }
 
 // TestGoBGPAsRTRClient: GoBGP's RTR client (AddRpki), which speaks RTR

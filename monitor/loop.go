@@ -36,19 +36,11 @@ type ChangeSource interface {
 	Changes(since uint64) (changed, gone []validator.Route, version uint64, ok bool)
 }
 
-// InventoryStatus says whether the cluster inventory can be trusted.
-type InventoryStatus struct {
-	Synced    bool      `json:"synced"`
-	Available bool      `json:"available"`
-	Reason    string    `json:"reason,omitempty"`
-	Since     time.Time `json:"since"`
-}
-
 // ClusterSource is where the cluster's truth comes from (the informers).
 type ClusterSource interface {
 	Cluster(now time.Time) (*validator.Cluster, uint64, error)
 	Changed() <-chan struct{}
-	InventoryStatus() InventoryStatus
+	InventoryStatus() validator.InventoryStatus
 }
 
 // Warmup reports whether every expected peer has sent End-of-RIB.
@@ -81,14 +73,14 @@ type Options struct {
 
 // State is the loop's view after a validation.
 type State struct {
-	At        time.Time         `json:"at"`
-	Findings  []Tracked         `json:"findings"`
-	WarmingUp bool              `json:"warmingUp"`
-	Frozen    bool              `json:"frozen"`
-	Inventory InventoryStatus   `json:"inventory"`
-	Summary   validator.Summary `json:"summary"`
-	Duration  time.Duration     `json:"duration"`
-	Err       string            `json:"error,omitempty"`
+	At        time.Time                 `json:"at"`
+	Findings  []Tracked                 `json:"findings"`
+	WarmingUp bool                      `json:"warmingUp"`
+	Frozen    bool                      `json:"frozen"`
+	Inventory validator.InventoryStatus `json:"inventory"`
+	Summary   validator.Summary         `json:"summary"`
+	Duration  time.Duration             `json:"duration"`
+	Err       string                    `json:"error,omitempty"`
 	// Converged are the route changes this validation found completed
 	// (convergence.go); PendingChanges counts those still waiting.
 	Converged      []convergence.Completed `json:"-"`

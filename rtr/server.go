@@ -16,7 +16,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/routewarden/routewarden/internal/accept"
-	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator"
 	"github.com/routewarden/routewarden/validator/roa"
 )
@@ -24,7 +23,7 @@ import (
 // Source is the cluster's truth (the inventory).
 type Source interface {
 	Cluster(now time.Time) (*validator.Cluster, uint64, error)
-	InventoryStatus() monitor.InventoryStatus
+	InventoryStatus() validator.InventoryStatus
 }
 
 // Config is the RTR server's (config: rtr).

@@ -39,7 +39,7 @@ func testSources(ready bool) Sources {
 	return Sources{
 		State: func() monitor.State {
 			return monitor.State{At: at.Add(-2 * time.Second), Findings: []monitor.Tracked{t1, t2},
-				Inventory: monitor.InventoryStatus{Synced: true, Available: true, Since: at.Add(-26 * time.Hour)},
+				Inventory: validator.InventoryStatus{Synced: true, Available: true, Since: at.Add(-26 * time.Hour)},
 				Summary: validator.Summary{Nodes: 1, CiliumNodes: 1, Routes: 2, Prefixes: 2,
 					IPAMMode: validator.IPAMClusterPool, IPAMModeSource: "cilium-config", Findings: 2,
 					BySeverity: map[string]int{"critical": 1, "warning": 1},

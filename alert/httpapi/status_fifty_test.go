@@ -70,7 +70,7 @@ func fiftyNodes() (Sources, []monitor.Tracked) {
 		State: func() monitor.State {
 			return monitor.State{At: now.Add(-time.Second), Findings: tracked,
 				Summary:   validator.Validate(c, routes, validator.Options{Now: now}).Summary,
-				Inventory: monitor.InventoryStatus{Synced: true, Available: true}}
+				Inventory: validator.InventoryStatus{Synced: true, Available: true}}
 		},
 		Routes:      func() []validator.Route { return routes },
 		Peers:       func() []Peer { return peers },

@@ -42,7 +42,7 @@ func scaleNodes(n int) Sources {
 	return Sources{
 		State: func() monitor.State {
 			return monitor.State{At: now, Findings: tracked, Summary: res.Summary,
-				Inventory: monitor.InventoryStatus{Synced: true, Available: true}}
+				Inventory: validator.InventoryStatus{Synced: true, Available: true}}
 		},
 		Routes:      func() []validator.Route { return routes },
 		Peers:       func() []Peer { return peers },

@@ -29,7 +29,7 @@ func (sc *scenario) sources() Sources {
 		State: func() monitor.State {
 			sum := validator.Validate(sc.cluster, sc.routes, validator.Options{Now: sc.now}).Summary
 			return monitor.State{At: sc.now.Add(-2 * time.Second), Findings: sc.findings, Summary: sum,
-				Inventory: monitor.InventoryStatus{Synced: true, Available: true}}
+				Inventory: validator.InventoryStatus{Synced: true, Available: true}}
 		},
 		Routes:  func() []validator.Route { return sc.routes },
 		Peers:   func() []Peer { return sc.peers },

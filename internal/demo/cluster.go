@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator"
 )
 
@@ -42,8 +41,8 @@ func (m *Cluster) Cluster(time.Time) (*validator.Cluster, uint64, error) {
 func (m *Cluster) Changed() <-chan struct{} { return m.changed }
 
 // InventoryStatus implements monitor.ClusterSource: always in sync.
-func (m *Cluster) InventoryStatus() monitor.InventoryStatus {
-	return monitor.InventoryStatus{Synced: true, Available: true}
+func (m *Cluster) InventoryStatus() validator.InventoryStatus {
+	return validator.InventoryStatus{Synced: true, Available: true}
 }
 
 // Run waits for ctx: the in-memory cluster has nothing to watch.
