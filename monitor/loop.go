@@ -94,7 +94,7 @@ type Loop struct {
 	warm      Warmup
 	observers []Observer
 	opts      Options
-	tracker   *tracker
+	findings  *lifecycle
 	engines   engineCache
 	conv      *converger
 	started   time.Time
@@ -120,7 +120,7 @@ func New(routes RouteSource, cluster ClusterSource, warm Warmup, opts Options, o
 		opts.Resync = 30 * time.Second
 	}
 	return &Loop{routes: routes, cluster: cluster, warm: warm, observers: observers, opts: opts,
-		tracker: newTracker(opts.HoldDown), state: State{WarmingUp: true}, poke: make(chan struct{}, 1),
+		findings: newLifecycle(opts.HoldDown), state: State{WarmingUp: true}, poke: make(chan struct{}, 1),
 		conv: newConverger(opts.Convergence)}
 }
 
@@ -184,7 +184,7 @@ func (l *Loop) runOnce() time.Duration {
 		st.Frozen = true
 		st.Summary = l.State().Summary
 		l.forgetConvergence()
-	case warmingUp && !l.tracker.firing():
+	case warmingUp && !l.findings.firing():
 		// Nothing can fire before warm-up ends, and the table is still
 		// arriving: validating it would only find every allocated CIDR
 		// missing (a finding per CIDR, the most expensive validation of the
@@ -200,7 +200,7 @@ func (l *Loop) runOnce() time.Duration {
 		}
 		l.mu.RLock()
 		opts := l.opts.Validator
-		l.tracker.holdDown = l.opts.HoldDown
+		l.findings.holdDown = l.opts.HoldDown
 		l.mu.RUnlock()
 		opts.Now = now
 		start := time.Now()
@@ -210,9 +210,9 @@ func (l *Loop) runOnce() time.Duration {
 		var slow []validator.Finding
 		st.Converged, slow = l.converge(cluster, version, opts, now)
 		st.PendingChanges = l.conv.pending()
-		transitions = l.tracker.update(withConvergence(res.Findings, slow), now, !warmingUp)
+		transitions = l.findings.update(withConvergence(res.Findings, slow), now, !warmingUp)
 	}
-	st.Findings = l.tracker.all()
+	st.Findings = l.findings.all()
 	l.mu.Lock()
 	l.state = st
 	l.mu.Unlock()
@@ -220,7 +220,7 @@ func (l *Loop) runOnce() time.Duration {
 		o.Observe(st, transitions)
 	}
 	next := l.opts.Resync
-	if d := l.tracker.nextDeadline(); !d.IsZero() {
+	if d := l.findings.nextDeadline(); !d.IsZero() {
 		next = min(next, max(d.Sub(now), time.Millisecond))
 	}
 	if d := l.conv.nextDeadline(now); d > 0 {
