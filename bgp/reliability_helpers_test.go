@@ -144,7 +144,7 @@ func counter(v *prometheus.CounterVec, labels ...string) float64 {
 	return m.GetCounter().GetValue()
 }
 
-// staticCluster is a fixed in-memory cluster for monitor.
+// staticCluster is a fixed in-memory cluster for the monitoring loop (monitor/).
 type staticCluster struct{ c validator.Cluster }
 
 func (s staticCluster) Cluster(time.Time) (*validator.Cluster, uint64, error) {
