@@ -1,8 +1,8 @@
 package alert
 
 import (
+	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator"
-	"github.com/routewarden/routewarden/validator/continuous"
 )
 
 // Publisher is the continuous validation's observer that feeds the
@@ -20,8 +20,8 @@ func NewPublisher(d *Dispatcher, opts FindingOptions, linkFor func(validator.Fin
 	return &Publisher{d: d, opts: opts, linkFor: linkFor}
 }
 
-// Observe implements continuous.Observer.
-func (p *Publisher) Observe(s continuous.State, _ []continuous.Transition) {
+// Observe implements monitor.Observer.
+func (p *Publisher) Observe(s monitor.State, _ []monitor.Transition) {
 	var firing []Alert
 	for _, f := range s.Findings {
 		if !f.Firing {

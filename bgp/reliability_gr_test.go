@@ -10,29 +10,29 @@ import (
 	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
 
 	"github.com/routewarden/routewarden/bgp/rawbgp"
+	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator"
-	"github.com/routewarden/routewarden/validator/continuous"
 )
 
 // recorder keeps every transition the validation loop reports.
 type recorder struct {
 	mu sync.Mutex
-	ts []continuous.Transition
+	ts []monitor.Transition
 }
 
-func (r *recorder) Observe(_ continuous.State, ts []continuous.Transition) {
+func (r *recorder) Observe(_ monitor.State, ts []monitor.Transition) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.ts = append(r.ts, ts...)
 }
 
 // fired returns the fired transitions about node.
-func (r *recorder) fired(node string) []continuous.Transition {
+func (r *recorder) fired(node string) []monitor.Transition {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var out []continuous.Transition
+	var out []monitor.Transition
 	for _, t := range r.ts {
-		if t.Kind == continuous.Fired && t.Finding.Node == node {
+		if t.Kind == monitor.Fired && t.Finding.Node == node {
 			out = append(out, t)
 		}
 	}
@@ -63,8 +63,8 @@ func newGRWorld(t *testing.T, window time.Duration) *grWorld {
 // validate starts the validation loop once both nodes announce, and waits
 // for its first validation.
 func (w *grWorld) validate(t *testing.T) {
-	loop := continuous.New(w.r.Store(), staticCluster{clusterOf(w.node1, w.node2)}, nil,
-		continuous.Options{Validator: validator.Options{}, Resync: time.Second}, w.rec)
+	loop := monitor.New(w.r.Store(), staticCluster{clusterOf(w.node1, w.node2)}, nil,
+		monitor.Options{Validator: validator.Options{}, Resync: time.Second}, w.rec)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- loop.Run(ctx) }()

@@ -21,7 +21,6 @@ import (
 	"github.com/routewarden/routewarden/bgp/rawbgp"
 	"github.com/routewarden/routewarden/internal/logbuf"
 	"github.com/routewarden/routewarden/validator"
-	"github.com/routewarden/routewarden/validator/continuous"
 )
 
 // running is a collector run by a reliability test, with its log, and a stop
@@ -145,7 +144,7 @@ func counter(v *prometheus.CounterVec, labels ...string) float64 {
 	return m.GetCounter().GetValue()
 }
 
-// staticCluster is a fixed in-memory cluster for validator/continuous.
+// staticCluster is a fixed in-memory cluster for the monitoring loop (monitor/).
 type staticCluster struct{ c validator.Cluster }
 
 func (s staticCluster) Cluster(time.Time) (*validator.Cluster, uint64, error) {
@@ -153,8 +152,8 @@ func (s staticCluster) Cluster(time.Time) (*validator.Cluster, uint64, error) {
 	return &c, 1, nil
 }
 func (staticCluster) Changed() <-chan struct{} { return nil }
-func (staticCluster) InventoryStatus() continuous.InventoryStatus {
-	return continuous.InventoryStatus{Synced: true, Available: true}
+func (staticCluster) InventoryStatus() validator.InventoryStatus {
+	return validator.InventoryStatus{Synced: true, Available: true}
 }
 
 // testNode is a Ready cluster-pool node with one address and one pod CIDR.

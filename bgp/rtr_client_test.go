@@ -19,7 +19,6 @@ import (
 	"github.com/routewarden/routewarden/internal/wait"
 	"github.com/routewarden/routewarden/rtr"
 	"github.com/routewarden/routewarden/validator"
-	"github.com/routewarden/routewarden/validator/continuous"
 )
 
 // rovCluster is an in-memory inventory for the RTR server: nodes with an AS
@@ -47,8 +46,8 @@ func (c *rovCluster) Cluster(time.Time) (*validator.Cluster, uint64, error) {
 	return out, c.version, nil
 }
 
-func (c *rovCluster) InventoryStatus() continuous.InventoryStatus {
-	return continuous.InventoryStatus{Synced: true, Available: true}
+func (c *rovCluster) InventoryStatus() validator.InventoryStatus {
+	return validator.InventoryStatus{Synced: true, Available: true}
 }
 
 // TestGoBGPAsRTRClient: GoBGP's RTR client (AddRpki), which speaks RTR

@@ -3,7 +3,7 @@ package bgp
 import "time"
 
 // ChangedAt returns when the table last changed (any path of any peer, or a
-// peer's state): the time validator/continuous gives a route change it
+// peer's state): the time monitor/ gives a route change it
 // finds, to time how long the network took to follow the cluster. Zero
 // before the first change.
 func (s *Store) ChangedAt() time.Time {

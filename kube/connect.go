@@ -8,7 +8,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
-	"github.com/routewarden/routewarden/validator/continuous"
+	"github.com/routewarden/routewarden/validator"
 )
 
 // Connection says how to reach the API server: a kubeconfig file and context,
@@ -47,8 +47,8 @@ func Connect(conn Connection, opts InventoryOptions, log zerolog.Logger, reg pro
 	return NewInventory(cfg, opts, log, reg)
 }
 
-// InventoryStatus adapts Status for the continuous validation loop.
-func (i *Inventory) InventoryStatus() continuous.InventoryStatus {
+// InventoryStatus adapts Status for the monitoring loop and the RTR server.
+func (i *Inventory) InventoryStatus() validator.InventoryStatus {
 	s := i.Status()
-	return continuous.InventoryStatus{Synced: s.Synced, Available: s.Available, Reason: s.Reason, Since: s.Since}
+	return validator.InventoryStatus{Synced: s.Synced, Available: s.Available, Reason: s.Reason, Since: s.Since}
 }

@@ -17,14 +17,13 @@ import (
 
 	"github.com/routewarden/routewarden/internal/accept"
 	"github.com/routewarden/routewarden/validator"
-	"github.com/routewarden/routewarden/validator/continuous"
 	"github.com/routewarden/routewarden/validator/roa"
 )
 
 // Source is the cluster's truth (the inventory).
 type Source interface {
 	Cluster(now time.Time) (*validator.Cluster, uint64, error)
-	InventoryStatus() continuous.InventoryStatus
+	InventoryStatus() validator.InventoryStatus
 }
 
 // Config is the RTR server's (config: rtr).

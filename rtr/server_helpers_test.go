@@ -14,7 +14,6 @@ import (
 
 	"github.com/routewarden/routewarden/internal/wait"
 	"github.com/routewarden/routewarden/validator"
-	"github.com/routewarden/routewarden/validator/continuous"
 	"github.com/routewarden/routewarden/validator/roa"
 )
 
@@ -32,10 +31,10 @@ func (m *memSource) Cluster(time.Time) (*validator.Cluster, uint64, error) {
 	return m.c, m.version, nil
 }
 
-func (m *memSource) InventoryStatus() continuous.InventoryStatus {
+func (m *memSource) InventoryStatus() validator.InventoryStatus {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return continuous.InventoryStatus{Synced: true, Available: m.available, Reason: "test outage"}
+	return validator.InventoryStatus{Synced: true, Available: m.available, Reason: "test outage"}
 }
 
 // setNodes makes the nodes i (10.244.i.0/24, AS 65010) the cluster; a

@@ -3,6 +3,8 @@ package validator
 import (
 	"net/netip"
 	"slices"
+
+	"github.com/routewarden/routewarden/validator/index"
 )
 
 // legacyAllocs answers overlap queries for prefixes that are not masked (host
@@ -12,7 +14,7 @@ import (
 // lookup per distinct allocation length, and a scan from p's address.
 type legacyAllocs struct {
 	sorted  []Allocation
-	exact   map[pkey][]int
+	exact   map[index.HashKey][]int
 	lengths [2][]int // distinct prefix lengths, [0] IPv4, [1] IPv6, ascending
 }
 
@@ -22,10 +24,10 @@ func (t *allocTable) legacyAllocs() *legacyAllocs {
 }
 
 func newLegacyAllocs(sorted []Allocation) *legacyAllocs {
-	t := &legacyAllocs{sorted: sorted, exact: make(map[pkey][]int, len(sorted))}
+	t := &legacyAllocs{sorted: sorted, exact: make(map[index.HashKey][]int, len(sorted))}
 	seen := [2]map[int]bool{{}, {}}
 	for i, a := range t.sorted {
-		t.exact[keyOf(a.Prefix)] = append(t.exact[keyOf(a.Prefix)], i)
+		t.exact[index.HashKeyOf(a.Prefix)] = append(t.exact[index.HashKeyOf(a.Prefix)], i)
 		f := family(a.Prefix)
 		if !seen[f][a.Prefix.Bits()] {
 			seen[f][a.Prefix.Bits()] = true
@@ -38,7 +40,7 @@ func newLegacyAllocs(sorted []Allocation) *legacyAllocs {
 }
 
 func (t *legacyAllocs) exactly(p netip.Prefix) []Allocation {
-	idx := t.exact[keyOf(p)]
+	idx := t.exact[index.HashKeyOf(p)]
 	out := make([]Allocation, len(idx))
 	for i, j := range idx {
 		out[i] = t.sorted[j]
@@ -47,7 +49,7 @@ func (t *legacyAllocs) exactly(p netip.Prefix) []Allocation {
 }
 
 func (t *legacyAllocs) overlapping(p netip.Prefix, fn func(Overlap)) {
-	for _, j := range t.exact[keyOf(p)] {
+	for _, j := range t.exact[index.HashKeyOf(p)] {
 		fn(Overlap{t.sorted[j], RelEqual})
 	}
 	for _, l := range t.lengths[family(p)] {
@@ -55,7 +57,7 @@ func (t *legacyAllocs) overlapping(p netip.Prefix, fn func(Overlap)) {
 			break
 		}
 		super, _ := p.Addr().Prefix(l)
-		for _, j := range t.exact[keyOf(super)] {
+		for _, j := range t.exact[index.HashKeyOf(super)] {
 			fn(Overlap{t.sorted[j], RelInside})
 		}
 	}

@@ -3,6 +3,8 @@ package validator
 import (
 	"net/netip"
 	"sync"
+
+	"github.com/routewarden/routewarden/validator/index"
 )
 
 // allocTable answers "which allocations are equal to, cover, or lie inside this
@@ -11,11 +13,11 @@ import (
 // holds a prefix is an ancestor of the last allocation sorted at or before it,
 // and the allocations inside a prefix follow it in one contiguous run.
 type allocTable struct {
-	all    []Allocation // as given (the snapshot's, in node order); not modified
-	sorted []int32      // indexes into all, by prefix, then node
-	keys   akeys        // distinct prefixes of sorted, in the same order
-	first  []int32      // keys[k]'s allocations are sorted[first[k]:first[k+1]]
-	parent []int32      // the nearest key strictly holding keys[k], -1 for none
+	all    []Allocation     // as given (the snapshot's, in node order); not modified
+	sorted []int32          // indexes into all, by prefix, then node
+	keys   index.SortedKeys // distinct prefixes of sorted, in the same order
+	first  []int32          // keys[k]'s allocations are sorted[first[k]:first[k+1]]
+	parent []int32          // the nearest key strictly holding keys[k], -1 for none
 	// legacy serves the prefixes the forest cannot: unmasked or invalid ones.
 	legacy     *legacyAllocs
 	legacyOnce sync.Once // rules may run concurrently
@@ -26,10 +28,10 @@ type allocTable struct {
 }
 
 // markBlocks4 marks the /16 blocks of an IPv4 prefix.
-func (t *allocTable) markBlocks4(k akey) {
-	first, n := k.lo>>16, uint64(1)
-	if k.bits < 16 {
-		n = 1 << (16 - k.bits)
+func (t *allocTable) markBlocks4(k index.SortKey) {
+	first, n := k.Lo>>16, uint64(1)
+	if k.Bits < 16 {
+		n = 1 << (16 - k.Bits)
 	}
 	for b := first; b < first+n; b++ {
 		t.blocks4[b/64] |= 1 << (b % 64)
@@ -37,10 +39,10 @@ func (t *allocTable) markBlocks4(k akey) {
 }
 
 // clear4 reports whether no allocation touches IPv4 prefix k.
-func (t *allocTable) clear4(k akey) bool {
-	first, n := k.lo>>16, uint64(1)
-	if k.bits < 16 {
-		n = 1 << (16 - k.bits)
+func (t *allocTable) clear4(k index.SortKey) bool {
+	first, n := k.Lo>>16, uint64(1)
+	if k.Bits < 16 {
+		n = 1 << (16 - k.Bits)
 	}
 	for b := first; b < first+n; b++ {
 		if t.blocks4[b/64]&(1<<(b%64)) != 0 {
@@ -50,96 +52,36 @@ func (t *allocTable) clear4(k akey) bool {
 	return true
 }
 
-// akey is a masked prefix as integers: v6 orders IPv4 first, as Addr.Compare does.
-type akey struct { // 24 bytes: the table keeps one for each distinct CIDR
-	hi, lo uint64
-	v6     bool
-	bits   uint8
-}
-
-func akeyOf(p netip.Prefix) (akey, bool) {
-	a := p.Addr()
-	if !p.IsValid() || a.Zone() != "" || p.Masked() != p {
-		return akey{}, false
-	}
-	if a.Is4() {
-		b := a.As4()
-		return akey{lo: uint64(b[0])<<24 | uint64(b[1])<<16 | uint64(b[2])<<8 | uint64(b[3]), bits: uint8(p.Bits())}, true
-	}
-	b := a.As16()
-	var hi, lo uint64
-	for i := range 8 {
-		hi, lo = hi<<8|uint64(b[i]), lo<<8|uint64(b[i+8])
-	}
-	return akey{hi: hi, lo: lo, v6: true, bits: uint8(p.Bits())}, true
-}
-
 // search finds q in keys as slices.BinarySearch would.
-func (t *allocTable) search(q akey) (int, bool) { return t.keys.search(q) }
-
-// akeyLess orders keys by family (IPv4 first, as Addr.Compare does), address
-// and prefix length.
-func akeyLess(a, b akey) bool {
-	switch {
-	case a.v6 != b.v6:
-		return b.v6
-	case a.hi != b.hi:
-		return a.hi < b.hi
-	case a.lo != b.lo:
-		return a.lo < b.lo
-	}
-	return a.bits < b.bits
-}
-
-// holds reports whether prefix a equals or contains prefix b.
-func (a akey) holds(b akey) bool {
-	if a.v6 != b.v6 || a.bits > b.bits {
-		return false
-	}
-	width := 32
-	if a.v6 {
-		width = 128
-	}
-	host := width - int(a.bits) // host bits of a, counted from the low end of hi:lo
-	hi, lo := b.hi, b.lo
-	switch {
-	case host >= 128:
-		hi, lo = 0, 0
-	case host >= 64:
-		hi, lo = hi&^(1<<(host-64)-1), 0
-	case host > 0:
-		lo &^= 1<<host - 1
-	}
-	return hi == a.hi && lo == a.lo
-}
+func (t *allocTable) search(q index.SortKey) (int, bool) { return t.keys.Search(q) }
 
 // newAllocTable indexes allocs, which are in node order.
 func newAllocTable(allocs []Allocation) *allocTable {
 	t := &allocTable{all: allocs, sorted: sortAllocations(allocs), blocks4: new([1 << 16 / 64]uint64)}
 	n := len(allocs) // most allocations are distinct prefixes: no regrowing
-	t.keys, t.first, t.parent = newAkeys(n), make([]int32, 0, n+1), make([]int32, 0, n)
+	t.keys, t.first, t.parent = index.NewSortedKeys(n), make([]int32, 0, n+1), make([]int32, 0, n)
 	var stack []int32
 	for i, j := range t.sorted {
-		k, ok := akeyOf(allocs[j].Prefix)
+		k, ok := index.SortKeyOf(allocs[j].Prefix)
 		if !ok {
 			t.exotic = true
 			continue
 		}
-		if n := t.keys.len(); n > 0 && t.keys.at(n-1) == k {
+		if n := t.keys.Len(); n > 0 && t.keys.At(n-1) == k {
 			continue
 		}
-		if !k.v6 {
+		if !k.V6 {
 			t.markBlocks4(k)
 		}
-		for len(stack) > 0 && !t.keys.at(int(stack[len(stack)-1])).holds(k) {
+		for len(stack) > 0 && !t.keys.At(int(stack[len(stack)-1])).Holds(k) {
 			stack = stack[:len(stack)-1]
 		}
 		parent := int32(-1)
 		if len(stack) > 0 {
 			parent = stack[len(stack)-1]
 		}
-		stack = append(stack, int32(t.keys.len()))
-		t.keys.add(k)
+		stack = append(stack, int32(t.keys.Len()))
+		t.keys.Add(k)
 		t.first, t.parent = append(t.first, int32(i)), append(t.parent, parent)
 	}
 	t.first = append(t.first, int32(len(t.sorted)))
@@ -160,21 +102,6 @@ func (t *allocTable) inOrder() []Allocation {
 		out[i] = t.all[j]
 	}
 	return out
-}
-
-// pkey is a prefix as a flat map key: hashing netip.Prefix itself is slow
-// (it holds a pointer for the zone), and the engine hashes millions of them.
-type pkey struct {
-	addr [16]byte
-	bits uint8
-}
-
-func keyOf(p netip.Prefix) pkey {
-	b := p.Bits()
-	if p.Addr().Is4() {
-		b += 128 // keep 10.0.0.0/8 apart from ::a00:0/8
-	}
-	return pkey{addr: p.Addr().As16(), bits: uint8(b)}
 }
 
 func family(p netip.Prefix) int {
@@ -202,7 +129,7 @@ type Overlap struct {
 
 // exactly returns the allocations equal to p.
 func (t *allocTable) exactly(p netip.Prefix) []Allocation {
-	q, ok := akeyOf(p)
+	q, ok := index.SortKeyOf(p)
 	if !ok || t.exotic {
 		return t.legacyAllocs().exactly(p)
 	}
@@ -218,12 +145,12 @@ func (t *allocTable) exactly(p netip.Prefix) []Allocation {
 // the equal ones first, then those holding p from the widest, then those
 // inside p in address order.
 func (t *allocTable) overlapping(p netip.Prefix, fn func(Overlap)) {
-	q, ok := akeyOf(p)
+	q, ok := index.SortKeyOf(p)
 	if !ok || t.exotic {
 		t.legacyAllocs().overlapping(p, fn)
 		return
 	}
-	if !q.v6 && t.clear4(q) {
+	if !q.V6 && t.clear4(q) {
 		return
 	}
 	// j is the last key sorted at or before q: every key holding q is j or one
@@ -233,7 +160,7 @@ func (t *allocTable) overlapping(p netip.Prefix, fn func(Overlap)) {
 		j--
 	}
 	k := int32(j)
-	for k >= 0 && !t.keys.at(int(k)).holds(q) {
+	for k >= 0 && !t.keys.At(int(k)).Holds(q) {
 		k = t.parent[k]
 	}
 	var buf [8]int32
@@ -248,7 +175,7 @@ func (t *allocTable) overlapping(p netip.Prefix, fn func(Overlap)) {
 	for i := len(holders) - 1; i >= 0; i-- {
 		t.group(holders[i], RelInside, fn)
 	}
-	for m := j + 1; m < t.keys.len() && q.holds(t.keys.at(m)); m++ {
+	for m := j + 1; m < t.keys.Len() && q.Holds(t.keys.At(m)); m++ {
 		t.group(int32(m), RelCovering, fn)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/routewarden/routewarden/internal/radix"
+	"github.com/routewarden/routewarden/validator/index"
 )
 
 // Allocation is a CIDR allocated to a node: the CIDR the node routes.
@@ -66,8 +67,8 @@ func sortAllocations(allocs []Allocation) []int32 {
 	v4 := make([]uint64, 0, len(allocs))
 	var other []int32
 	for i, a := range allocs {
-		if k, ok := akeyOf(a.Prefix); ok && !k.v6 {
-			v4 = append(v4, (k.lo<<8|uint64(k.bits))<<idxBits|uint64(i))
+		if k, ok := index.SortKeyOf(a.Prefix); ok && !k.V6 {
+			v4 = append(v4, (k.Lo<<8|uint64(k.Bits))<<idxBits|uint64(i))
 		} else {
 			other = append(other, int32(i))
 		}

@@ -145,7 +145,7 @@ func BenchmarkRouteAdd(b *testing.B)      { benchEvents(b, true) }
 func BenchmarkRouteWithdraw(b *testing.B) { benchEvents(b, false) }
 
 // BenchmarkEngineSync is the run loop's validation with an incremental engine
-// (validator/continuous): the route source hands over every route, of which
+// (monitor/): the route source hands over every route, of which
 // one changed since the last validation.
 func BenchmarkEngineSync(b *testing.B) {
 	for _, size := range eventSizes {

@@ -19,7 +19,7 @@ func (duplicateOrigin) Description() string {
 
 func (rule duplicateOrigin) Check(s *Snapshot, report func(Finding)) {
 	var prefixes []netip.Prefix
-	s.byPrefix.heads(func(head int32) {
+	s.byPrefix.Heads(func(head int32) {
 		if s.next[head] >= 0 {
 			prefixes = append(prefixes, s.Routes[head].Prefix)
 		}

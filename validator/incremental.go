@@ -3,6 +3,8 @@ package validator
 import (
 	"net/netip"
 	"slices"
+
+	"github.com/routewarden/routewarden/validator/index"
 )
 
 // Engine is a validation kept up to date route by route. After any sequence of
@@ -16,11 +18,11 @@ import (
 type Engine struct {
 	s       *Snapshot
 	rules   []engineRule
-	byRoute routeFindings        // route rules' findings, by route index
-	byPref  map[pkey][]Finding   // prefix rules' findings, by Finding.Prefix
-	byNode  map[string][]Finding // node rules' findings, by Finding.Node
-	whole   map[RuleID][]Finding // findings of rules without an incremental form
-	sorted  []Finding            // every finding, sorted; rebuilt when stale
+	byRoute routeFindings               // route rules' findings, by route index
+	byPref  map[index.HashKey][]Finding // prefix rules' findings, by Finding.Prefix
+	byNode  map[string][]Finding        // node rules' findings, by Finding.Node
+	whole   map[RuleID][]Finding        // findings of rules without an incremental form
+	sorted  []Finding                   // every finding, sorted; rebuilt when stale
 	stale   bool
 	sink    []Finding // what the rules just reported, stamped
 }
@@ -29,7 +31,7 @@ type Engine struct {
 // engine finds a held route by its prefix chain (Snapshot.find); the map is
 // only for folding duplicates.
 type routeID struct {
-	prefix pkey
+	prefix index.HashKey
 	peer   netip.Addr
 	pathID uint32
 }
@@ -162,7 +164,7 @@ func (e *Engine) recheck(prefixes []netip.Prefix, nodes []string, ch *Change) {
 				r.prefix.CheckPrefix(s, p, r.report)
 			}
 		}
-		k := keyOf(p)
+		k := index.HashKeyOf(p)
 		if e.byPref[k] = e.replace(e.byPref[k], ch); len(e.byPref[k]) == 0 {
 			delete(e.byPref, k)
 		}

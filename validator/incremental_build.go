@@ -2,6 +2,8 @@ package validator
 
 import (
 	"slices"
+
+	"github.com/routewarden/routewarden/validator/index"
 )
 
 // rebuildMin is the smallest Sync delta that rebuilds the engine instead of
@@ -65,7 +67,7 @@ func foldDuplicates(routes []Route) []Route {
 	own := routes[:0]
 	for i := range routes {
 		r := routes[i]
-		k := routeID{keyOf(r.Prefix), r.Peer, r.PathID}
+		k := routeID{index.HashKeyOf(r.Prefix), r.Peer, r.PathID}
 		if j, ok := ids[k]; ok {
 			own[j] = r
 			continue
@@ -111,7 +113,7 @@ type found struct {
 func (e *Engine) checkAll() {
 	s := e.s
 	e.byRoute = routeFindings{}
-	e.byPref, e.byNode, e.whole = map[pkey][]Finding{}, map[string][]Finding{}, map[RuleID][]Finding{}
+	e.byPref, e.byNode, e.whole = map[index.HashKey][]Finding{}, map[string][]Finding{}, map[RuleID][]Finding{}
 	out := make([][]found, len(e.rules))
 	check := func(k int) {
 		r := e.rules[k]
@@ -138,7 +140,7 @@ func (e *Engine) checkAll() {
 			case r.route != nil:
 				e.byRoute[int32(x.route)] = append(e.byRoute[int32(x.route)], f)
 			case r.prefix != nil:
-				pk := keyOf(f.Prefix)
+				pk := index.HashKeyOf(f.Prefix)
 				e.byPref[pk] = append(e.byPref[pk], f)
 			case r.node != nil:
 				e.byNode[f.Node] = append(e.byNode[f.Node], f)

@@ -49,7 +49,7 @@ func (s *Snapshot) attribute(r *Route) Origin {
 		addr netip.Addr
 		by   MatchedBy
 	}{{r.NextHop, ByNextHop}, {r.Peer, ByPeer}, {r.RouterID, ByRouterID}} {
-		if v, ok := s.addrs.get(try.addr); ok && try.addr.IsValid() {
+		if v, ok := s.addrs.Get(try.addr); ok && try.addr.IsValid() {
 			return Origin{Node: v, By: try.by}
 		}
 	}
@@ -58,10 +58,10 @@ func (s *Snapshot) attribute(r *Route) Origin {
 		if !a.IsValid() {
 			continue
 		}
-		if v, ok := s.orphanAddr.get(a); ok && o.Orphan == nil {
+		if v, ok := s.orphanAddr.Get(a); ok && o.Orphan == nil {
 			o.Orphan = v
 		}
-		if d, ok := s.deleted.get(a); ok && o.Deleted == nil {
+		if d, ok := s.deleted.Get(a); ok && o.Deleted == nil {
 			o.Deleted = d
 		}
 	}
@@ -126,7 +126,7 @@ func (s *Snapshot) Attribute(r Route) Origin {
 
 // NodeAt names the current node owning address a, or "" when none does.
 func (s *Snapshot) NodeAt(a netip.Addr) string {
-	if v, ok := s.addrs.get(a); ok && a.IsValid() {
+	if v, ok := s.addrs.Get(a); ok && a.IsValid() {
 		return v.Name
 	}
 	return ""

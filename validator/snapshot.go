@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/routewarden/routewarden/validator/index"
 )
 
 // NodeView joins a Node with its CiliumNode. Either may be missing: a Node
@@ -37,14 +39,14 @@ type Snapshot struct {
 	origins    origins // of each route (Origin)
 	nodes      map[string]*NodeView
 	nodeNames  []string
-	addrs      addrMap[*NodeView] // current nodes' addresses
-	orphanAddr addrMap[*NodeView] // CiliumNodes without Node
-	deleted    addrMap[*DeletedNode]
+	addrs      index.AddrMap[*NodeView] // current nodes' addresses
+	orphanAddr index.AddrMap[*NodeView] // CiliumNodes without Node
+	deleted    index.AddrMap[*DeletedNode]
 	allocs     *allocTable
 	podRanges  [2][]netip.Prefix
 	// byPrefix holds the first route index of each prefix; next chains the
 	// others (-1 ends a chain): no slice per prefix, as most have one route.
-	byPrefix prefixMap
+	byPrefix index.PrefixMap
 	next     []int32
 	// orphans are the indexes of routes with no current node.
 	orphans []int
@@ -59,8 +61,8 @@ type Snapshot struct {
 func NewSnapshot(c *Cluster, routes []Route, opts Options) *Snapshot {
 	routes = fillAttributes(routes)
 	s := &Snapshot{Cluster: c, Routes: routes, Options: opts,
-		nodes: make(map[string]*NodeView, len(c.Nodes)), addrs: newAddrMap[*NodeView](),
-		orphanAddr: newAddrMap[*NodeView](), deleted: newAddrMap[*DeletedNode](),
+		nodes: make(map[string]*NodeView, len(c.Nodes)), addrs: index.NewAddrMap[*NodeView](),
+		orphanAddr: index.NewAddrMap[*NodeView](), deleted: index.NewAddrMap[*DeletedNode](),
 		nodeNames: make([]string, 0, len(c.Nodes))}
 	for i := range c.Nodes {
 		n := &c.Nodes[i]
@@ -90,8 +92,8 @@ func NewSnapshot(c *Cluster, routes []Route, opts Options) *Snapshot {
 		}
 		for _, list := range v.addressLists() {
 			for _, a := range list {
-				if _, taken := target.get(a); !taken {
-					target.set(a, v)
+				if _, taken := target.Get(a); !taken {
+					target.Set(a, v)
 				}
 			}
 		}
@@ -99,8 +101,8 @@ func NewSnapshot(c *Cluster, routes []Route, opts Options) *Snapshot {
 	for i := range c.Deleted {
 		d := &c.Deleted[i]
 		for _, a := range d.Addresses {
-			if prev, ok := s.deleted.get(a); !ok || d.DeletedAt.After(prev.DeletedAt) {
-				s.deleted.set(a, d)
+			if prev, ok := s.deleted.Get(a); !ok || d.DeletedAt.After(prev.DeletedAt) {
+				s.deleted.Set(a, d)
 			}
 		}
 	}
@@ -215,7 +217,7 @@ func (s *Snapshot) AllocatedExactly(p netip.Prefix) []Allocation { return s.allo
 
 // RoutesFor returns the indexes of the routes for prefix p.
 func (s *Snapshot) RoutesFor(p netip.Prefix) []int {
-	head, ok := s.byPrefix.get(p)
+	head, ok := s.byPrefix.Get(p)
 	if !ok {
 		return nil
 	}

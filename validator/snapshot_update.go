@@ -39,7 +39,7 @@ func (s *Snapshot) enableUpdates() {
 // kept for the rules anyway, where a map of identities cost ~50 MB and a
 // third of an engine build at a million routes.
 func (s *Snapshot) find(r *Route) (int32, bool) {
-	i, ok := s.byPrefix.get(r.Prefix)
+	i, ok := s.byPrefix.Get(r.Prefix)
 	for ok && i >= 0 {
 		if q := &s.Routes[i]; q.PathID == r.PathID && q.Peer == r.Attrs().Peer {
 			return i, true
@@ -88,10 +88,10 @@ func (s *Snapshot) addRoute(r Route) int {
 	s.Routes = append(s.Routes, r)
 	s.origins.append(s.attribute(&s.Routes[i]))
 	s.next, s.upd.prev = append(s.next, -1), append(s.upd.prev, -1)
-	if head, ok := s.byPrefix.get(r.Prefix); ok {
+	if head, ok := s.byPrefix.Get(r.Prefix); ok {
 		s.next[i], s.upd.prev[head] = head, int32(i)
 	}
-	s.byPrefix.set(r.Prefix, int32(i))
+	s.byPrefix.Set(r.Prefix, int32(i))
 	l := s.list(i, false) // i is the highest index: the list stays in order
 	s.upd.pos = append(s.upd.pos, int32(len(*l)))
 	*l = append(*l, i)
@@ -106,9 +106,9 @@ func (s *Snapshot) removeRoute(i int) {
 	case pv >= 0:
 		s.next[pv] = nx
 	case nx >= 0:
-		s.byPrefix.set(s.Routes[i].Prefix, nx)
+		s.byPrefix.Set(s.Routes[i].Prefix, nx)
 	default:
-		s.byPrefix.del(s.Routes[i].Prefix)
+		s.byPrefix.Del(s.Routes[i].Prefix)
 	}
 	if nx >= 0 {
 		u.prev[nx] = pv
@@ -141,7 +141,7 @@ func (s *Snapshot) moveRoute(from, to int) {
 	if pv >= 0 {
 		s.next[pv] = int32(to)
 	} else {
-		s.byPrefix.set(s.Routes[to].Prefix, int32(to))
+		s.byPrefix.Set(s.Routes[to].Prefix, int32(to))
 	}
 	if nx >= 0 {
 		u.prev[nx] = int32(to)

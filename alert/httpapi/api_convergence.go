@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/routewarden/routewarden/validator/continuous"
+	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator/convergence"
 )
 
@@ -51,7 +51,7 @@ var convergenceParams = []param{
 // convergence lists the pending route changes (oldest first), then the
 // completed ones (newest first).
 func (s *Server) convergence(w http.ResponseWriter, q query) {
-	var c continuous.Convergence
+	var c monitor.Convergence
 	if s.src.Convergence != nil {
 		c = s.src.Convergence()
 	}

@@ -10,18 +10,18 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
-	"github.com/routewarden/routewarden/validator/continuous"
+	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator/convergence"
 )
 
 // testConvergence is a withdrawal that took 3s, an announcement that took
 // 0.4s and a VIP announcement pending for 12s (over its 5s budget).
-func testConvergence(at time.Time) continuous.Convergence {
+func testConvergence(at time.Time) monitor.Convergence {
 	cidr := convergence.Key{Kind: convergence.PodCIDR, Prefix: netip.MustParsePrefix("10.244.3.0/24"), Node: "node3"}
 	cidr1 := convergence.Key{Kind: convergence.PodCIDR, Prefix: netip.MustParsePrefix("10.244.1.0/24"), Node: "node1"}
 	vip := convergence.Key{Kind: convergence.VIP, Prefix: netip.MustParsePrefix("192.0.2.10/32"), Node: "node1"}
 	since := at.Add(-time.Minute)
-	return continuous.Convergence{
+	return monitor.Convergence{
 		Completed: []convergence.Completed{
 			{Change: convergence.Change{Key: cidr, Direction: convergence.Withdraw, Since: since},
 				At: since.Add(3 * time.Second), Duration: 3 * time.Second},

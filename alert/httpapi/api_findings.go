@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator"
-	"github.com/routewarden/routewarden/validator/continuous"
 	"github.com/routewarden/routewarden/validator/convergence"
 )
 
@@ -64,13 +64,13 @@ func matchFinding(q query, f validator.Finding) bool {
 // findings lists tracked findings, worst first, with the validation's state.
 func (s *Server) findings(w http.ResponseWriter, q query) {
 	st := s.src.State()
-	var sel []continuous.Tracked
+	var sel []monitor.Tracked
 	for _, f := range st.Findings {
 		if matchFinding(q, f.Finding) && (q.Get("firing") == "" || f.Firing == (q.Get("firing") == "true")) {
 			sel = append(sel, f)
 		}
 	}
-	pg, next, err := page(sel, q, func(t continuous.Tracked) string { return t.Key() })
+	pg, next, err := page(sel, q, func(t monitor.Tracked) string { return t.Key() })
 	if err != nil {
 		writeError(w, err)
 		return
@@ -87,7 +87,7 @@ func (s *Server) findings(w http.ResponseWriter, q query) {
 
 // transitions lists the last findings that fired or resolved, newest first.
 func (s *Server) transitions(w http.ResponseWriter, q query) {
-	var sel []continuous.Transition
+	var sel []monitor.Transition
 	if s.src.Transitions != nil {
 		for _, t := range slices.Backward(s.src.Transitions()) {
 			if (q.Get("kind") == "" || string(t.Kind) == q.Get("kind")) && matchFinding(q, t.Finding.Finding) {
@@ -95,7 +95,7 @@ func (s *Server) transitions(w http.ResponseWriter, q query) {
 			}
 		}
 	}
-	pg, next, err := page(sel, q, func(t continuous.Transition) string {
+	pg, next, err := page(sel, q, func(t monitor.Transition) string {
 		return string(t.Kind) + "|" + timeText(t.At) + "|" + t.Finding.Key()
 	})
 	if err != nil {

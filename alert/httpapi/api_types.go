@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/routewarden/routewarden/alert"
+	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator"
-	"github.com/routewarden/routewarden/validator/continuous"
 )
 
 // Peer is a BGP peer as the API shows it (the collector's view of a session,
@@ -135,7 +135,7 @@ type nodeJSON struct {
 	Peers []string `json:"peers"`
 }
 
-func (s *Server) finding(t continuous.Tracked) findingJSON {
+func (s *Server) finding(t monitor.Tracked) findingJSON {
 	f := t.Finding
 	out := findingJSON{Rule: string(f.Rule), Severity: f.Severity.String(), Prefix: f.Prefix.String(), Node: f.Node,
 		NextHop: addrText(f.NextHop), Peer: addrText(f.Peer), Owner: f.Owner, Message: f.Message, Hint: f.Hint,

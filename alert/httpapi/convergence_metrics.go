@@ -4,7 +4,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/routewarden/routewarden/internal/promreg"
-	"github.com/routewarden/routewarden/validator/continuous"
+	"github.com/routewarden/routewarden/monitor"
 )
 
 // ConvergenceMetrics turns the route changes each validation found completed
@@ -40,8 +40,8 @@ func NewConvergenceMetrics(reg prometheus.Registerer) (*ConvergenceMetrics, erro
 	return m, nil
 }
 
-// Observe implements continuous.Observer.
-func (m *ConvergenceMetrics) Observe(s continuous.State, _ []continuous.Transition) {
+// Observe implements monitor.Observer.
+func (m *ConvergenceMetrics) Observe(s monitor.State, _ []monitor.Transition) {
 	for _, c := range s.Converged {
 		m.seconds.WithLabelValues(string(c.Direction), string(c.Key.Kind)).Observe(c.Duration.Seconds())
 	}

@@ -8,8 +8,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/routewarden/routewarden/internal/promreg"
+	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator"
-	"github.com/routewarden/routewarden/validator/continuous"
 )
 
 // Observer turns every validation into metrics and every transition into a
@@ -25,7 +25,7 @@ type Observer struct {
 	routes      prometheus.Gauge
 
 	mu     sync.Mutex
-	recent []continuous.Transition // the last keepTransitions, oldest first
+	recent []monitor.Transition // the last keepTransitions, oldest first
 }
 
 // keepTransitions is how many transitions the API and status page show.
@@ -52,12 +52,12 @@ func NewObserver(reg prometheus.Registerer, log zerolog.Logger) (*Observer, erro
 	if err := promreg.Register(reg, "validation", o.findings, o.firing, o.duration, o.validations, o.warmingUp, o.frozen, o.routes); err != nil {
 		return nil, err
 	}
-	o.record(continuous.State{})
+	o.record(monitor.State{})
 	return o, nil
 }
 
-// Observe implements continuous.Observer.
-func (o *Observer) Observe(s continuous.State, transitions []continuous.Transition) {
+// Observe implements monitor.Observer.
+func (o *Observer) Observe(s monitor.State, transitions []monitor.Transition) {
 	o.validations.Inc()
 	o.record(s)
 	o.mu.Lock()
@@ -68,7 +68,7 @@ func (o *Observer) Observe(s continuous.State, transitions []continuous.Transiti
 	o.mu.Unlock()
 	for _, t := range transitions {
 		ev := o.log.Warn()
-		if t.Kind == continuous.Resolved {
+		if t.Kind == monitor.Resolved {
 			ev = o.log.Info()
 		}
 		ev.Str("transition", string(t.Kind)).Str("rule", string(t.Finding.Rule)).Str("severity", t.Finding.Severity.String()).
@@ -78,14 +78,14 @@ func (o *Observer) Observe(s continuous.State, transitions []continuous.Transiti
 }
 
 // Transitions returns the last findings that fired or resolved, oldest first.
-func (o *Observer) Transitions() []continuous.Transition {
+func (o *Observer) Transitions() []monitor.Transition {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return slices.Clone(o.recent)
 }
 
 // record sets the gauges from a state.
-func (o *Observer) record(s continuous.State) {
+func (o *Observer) record(s monitor.State) {
 	if s.Duration > 0 {
 		o.duration.Observe(s.Duration.Seconds())
 	}

@@ -19,13 +19,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/rs/zerolog"
 
+	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator"
-	"github.com/routewarden/routewarden/validator/continuous"
 )
 
 // Sources provide what the API shows; each is called per request.
 type Sources struct {
-	State  func() continuous.State
+	State  func() monitor.State
 	Routes func() []validator.Route
 	// RouteViews returns the paths of one view of the BMP-monitored peers
 	// ("pre-policy", "post-policy", "loc-rib"); nil when there is no BMP.
@@ -36,7 +36,7 @@ type Sources struct {
 	Cluster func() (*validator.Cluster, error)
 	// Transitions are the last findings that fired or resolved, oldest first
 	// (Observer.Transitions); nil lists none.
-	Transitions func() []continuous.Transition
+	Transitions func() []monitor.Transition
 	// Links are the runbook and Alertmanager URLs findings link to.
 	Links Links
 	// RTR returns the RTR server's state (roas.go); nil, or returning nil, while it is off.
@@ -47,7 +47,7 @@ type Sources struct {
 	Now func() time.Time
 	// Convergence is the loop's convergence tracking (api_convergence.go);
 	// nil lists nothing.
-	Convergence func() continuous.Convergence
+	Convergence func() monitor.Convergence
 }
 
 // Server is the HTTP listener.

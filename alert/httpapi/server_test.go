@@ -13,8 +13,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
+	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator"
-	"github.com/routewarden/routewarden/validator/continuous"
 )
 
 func testServer(ready bool) *httptest.Server {
@@ -33,13 +33,13 @@ func testSources(ready bool) Sources {
 	f2 := validator.Finding{Rule: validator.RuleMissingRoute, Severity: validator.SeverityWarning,
 		Prefix: netip.MustParsePrefix("10.244.1.0/24"), Node: "node1", Owner: "node1",
 		Message: "node1's CIDR 10.244.1.0/24 is not announced by node1.", Hint: "Check node1's BGP session."}
-	t1 := continuous.Tracked{Finding: f1, FirstSeen: at.Add(-time.Hour), Firing: true, FiringSince: at.Add(-50 * time.Minute)}
-	t2 := continuous.Tracked{Finding: f2, FirstSeen: at.Add(-time.Minute)}
+	t1 := monitor.Tracked{Finding: f1, FirstSeen: at.Add(-time.Hour), Firing: true, FiringSince: at.Add(-50 * time.Minute)}
+	t2 := monitor.Tracked{Finding: f2, FirstSeen: at.Add(-time.Minute)}
 	node1 := netip.MustParseAddr("10.0.0.11")
 	return Sources{
-		State: func() continuous.State {
-			return continuous.State{At: at.Add(-2 * time.Second), Findings: []continuous.Tracked{t1, t2},
-				Inventory: continuous.InventoryStatus{Synced: true, Available: true, Since: at.Add(-26 * time.Hour)},
+		State: func() monitor.State {
+			return monitor.State{At: at.Add(-2 * time.Second), Findings: []monitor.Tracked{t1, t2},
+				Inventory: validator.InventoryStatus{Synced: true, Available: true, Since: at.Add(-26 * time.Hour)},
 				Summary: validator.Summary{Nodes: 1, CiliumNodes: 1, Routes: 2, Prefixes: 2,
 					IPAMMode: validator.IPAMClusterPool, IPAMModeSource: "cilium-config", Findings: 2,
 					BySeverity: map[string]int{"critical": 1, "warning": 1},
@@ -68,16 +68,16 @@ func testSources(ready bool) Sources {
 			return &validator.Cluster{Nodes: []validator.Node{{Name: "node1", Addresses: []netip.Addr{node1},
 				Ready: true}}}, nil
 		},
-		Transitions: func() []continuous.Transition {
-			return []continuous.Transition{{Kind: continuous.Fired, Finding: t2, At: at.Add(-2 * time.Minute)},
-				{Kind: continuous.Resolved, Finding: t2, At: at.Add(-90 * time.Second)},
-				{Kind: continuous.Fired, Finding: t1, At: at.Add(-50 * time.Minute)}}
+		Transitions: func() []monitor.Transition {
+			return []monitor.Transition{{Kind: monitor.Fired, Finding: t2, At: at.Add(-2 * time.Minute)},
+				{Kind: monitor.Resolved, Finding: t2, At: at.Add(-90 * time.Second)},
+				{Kind: monitor.Fired, Finding: t1, At: at.Add(-50 * time.Minute)}}
 		},
 		Links: Links{Cluster: "prod", RunbookBase: "https://runbooks.example/routewarden",
 			Alertmanager: "https://alertmanager.example/"},
 		Ready:       func() (bool, string) { return ready, "informers not synced yet" },
 		Now:         func() time.Time { return at },
-		Convergence: func() continuous.Convergence { return testConvergence(at) },
+		Convergence: func() monitor.Convergence { return testConvergence(at) },
 	}
 }
 

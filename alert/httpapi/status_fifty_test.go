@@ -14,15 +14,15 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
+	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator"
-	"github.com/routewarden/routewarden/validator/continuous"
 )
 
 // fiftyNodes is a 50-node cluster at 3 a.m.: node07's session is down (its
 // CIDR is missing), node23 announces node24's CIDR, node31 has not sent its
 // IPv6 End-of-RIB; every peer is its node's address. An Alertmanager and a
 // runbook are configured, and findings fired and resolved recently.
-func fiftyNodes() (Sources, []continuous.Tracked) {
+func fiftyNodes() (Sources, []monitor.Tracked) {
 	now := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
 	c := &validator.Cluster{IPAM: validator.IPAM{Mode: validator.IPAMClusterPool,
 		PodRanges: []netip.Prefix{pfx("10.244.0.0/16")}}}
@@ -52,30 +52,30 @@ func fiftyNodes() (Sources, []continuous.Tracked) {
 		routes = append(routes, validator.Route{Prefix: cidr,
 			Attributes: &validator.Attributes{NextHop: addr, Peer: addr, PeerASN: 65001}})
 	}
-	var tracked []continuous.Tracked
+	var tracked []monitor.Tracked
 	for i, f := range validator.Validate(c, routes, validator.Options{Now: now}).Findings {
 		first := now.Add(-time.Duration(10+i) * time.Minute)
-		tracked = append(tracked, continuous.Tracked{Finding: f, FirstSeen: first, Firing: true,
+		tracked = append(tracked, monitor.Tracked{Finding: f, FirstSeen: first, Firing: true,
 			FiringSince: first.Add(time.Minute)})
 	}
-	resolved := continuous.Tracked{Finding: validator.Finding{Rule: validator.RuleStaleRoute,
+	resolved := monitor.Tracked{Finding: validator.Finding{Rule: validator.RuleStaleRoute,
 		Severity: validator.SeverityCritical, Prefix: pfx("10.244.99.0/24"), Message: "10.244.99.0/24 was stale."}}
-	var transitions []continuous.Transition
-	transitions = append(transitions, continuous.Transition{Kind: continuous.Fired, Finding: resolved, At: now.Add(-3 * time.Hour)},
-		continuous.Transition{Kind: continuous.Resolved, Finding: resolved, At: now.Add(-2 * time.Hour)})
+	var transitions []monitor.Transition
+	transitions = append(transitions, monitor.Transition{Kind: monitor.Fired, Finding: resolved, At: now.Add(-3 * time.Hour)},
+		monitor.Transition{Kind: monitor.Resolved, Finding: resolved, At: now.Add(-2 * time.Hour)})
 	for _, t := range tracked {
-		transitions = append(transitions, continuous.Transition{Kind: continuous.Fired, Finding: t, At: t.FiringSince})
+		transitions = append(transitions, monitor.Transition{Kind: monitor.Fired, Finding: t, At: t.FiringSince})
 	}
 	return Sources{
-		State: func() continuous.State {
-			return continuous.State{At: now.Add(-time.Second), Findings: tracked,
+		State: func() monitor.State {
+			return monitor.State{At: now.Add(-time.Second), Findings: tracked,
 				Summary:   validator.Validate(c, routes, validator.Options{Now: now}).Summary,
-				Inventory: continuous.InventoryStatus{Synced: true, Available: true}}
+				Inventory: validator.InventoryStatus{Synced: true, Available: true}}
 		},
 		Routes:      func() []validator.Route { return routes },
 		Peers:       func() []Peer { return peers },
 		Cluster:     func() (*validator.Cluster, error) { return c, nil },
-		Transitions: func() []continuous.Transition { return transitions },
+		Transitions: func() []monitor.Transition { return transitions },
 		Links: Links{Cluster: "prod", RunbookBase: "https://runbooks.example/routewarden",
 			Alertmanager: "https://alertmanager.example"},
 		Ready: func() (bool, string) { return true, "" },

@@ -9,8 +9,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
+	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator"
-	"github.com/routewarden/routewarden/validator/continuous"
 )
 
 // scaleNodes is a healthy cluster of n nodes, each peering from its address
@@ -35,19 +35,19 @@ func scaleNodes(n int) Sources {
 		}
 	}
 	res := validator.Validate(c, routes, validator.Options{Now: now})
-	var tracked []continuous.Tracked
+	var tracked []monitor.Tracked
 	for _, f := range res.Findings {
-		tracked = append(tracked, continuous.Tracked{Finding: f, FirstSeen: now, Firing: true, FiringSince: now})
+		tracked = append(tracked, monitor.Tracked{Finding: f, FirstSeen: now, Firing: true, FiringSince: now})
 	}
 	return Sources{
-		State: func() continuous.State {
-			return continuous.State{At: now, Findings: tracked, Summary: res.Summary,
-				Inventory: continuous.InventoryStatus{Synced: true, Available: true}}
+		State: func() monitor.State {
+			return monitor.State{At: now, Findings: tracked, Summary: res.Summary,
+				Inventory: validator.InventoryStatus{Synced: true, Available: true}}
 		},
 		Routes:      func() []validator.Route { return routes },
 		Peers:       func() []Peer { return peers },
 		Cluster:     func() (*validator.Cluster, error) { return c, nil },
-		Transitions: func() []continuous.Transition { return nil },
+		Transitions: func() []monitor.Transition { return nil },
 		Ready:       func() (bool, string) { return true, "" },
 		Now:         func() time.Time { return now },
 	}

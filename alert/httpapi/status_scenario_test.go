@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator"
-	"github.com/routewarden/routewarden/validator/continuous"
 )
 
 // scenario is what the status page is shown: the API's sources, and what the
@@ -16,7 +16,7 @@ type scenario struct {
 	now      time.Time
 	cluster  *validator.Cluster
 	routes   []validator.Route
-	findings []continuous.Tracked
+	findings []monitor.Tracked
 	peers    []Peer
 	// nodes: node name → the status the page must give it.
 	nodes map[string]string
@@ -26,10 +26,10 @@ type scenario struct {
 
 func (sc *scenario) sources() Sources {
 	return Sources{
-		State: func() continuous.State {
+		State: func() monitor.State {
 			sum := validator.Validate(sc.cluster, sc.routes, validator.Options{Now: sc.now}).Summary
-			return continuous.State{At: sc.now.Add(-2 * time.Second), Findings: sc.findings, Summary: sum,
-				Inventory: continuous.InventoryStatus{Synced: true, Available: true}}
+			return monitor.State{At: sc.now.Add(-2 * time.Second), Findings: sc.findings, Summary: sum,
+				Inventory: validator.InventoryStatus{Synced: true, Available: true}}
 		},
 		Routes:  func() []validator.Route { return sc.routes },
 		Peers:   func() []Peer { return sc.peers },
@@ -159,7 +159,7 @@ func everyRule(t *testing.T) *scenario {
 		if i < len(findingAges) {
 			d = findingAges[i]
 		}
-		tr := continuous.Tracked{Finding: f, FirstSeen: now.Add(-d), Firing: i != 1}
+		tr := monitor.Tracked{Finding: f, FirstSeen: now.Add(-d), Firing: i != 1}
 		if tr.Firing {
 			tr.FiringSince = tr.FirstSeen.Add(d / 2)
 		}
@@ -185,7 +185,7 @@ func allClear() *scenario {
 		peers: []Peer{{Address: ip("127.0.1.11"), ASN: 65001, State: "established", Routes: 1}},
 		nodes: map[string]string{"node1": "ok"}, chips: map[string]string{"node1 10.244.1.0/24": "ok"},
 	}
-	sc.findings = []continuous.Tracked{}
+	sc.findings = []monitor.Tracked{}
 	return sc
 }
 

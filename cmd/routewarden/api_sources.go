@@ -7,14 +7,14 @@ import (
 	"github.com/routewarden/routewarden/alert/httpapi"
 	"github.com/routewarden/routewarden/bgp"
 	"github.com/routewarden/routewarden/config"
+	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator"
-	"github.com/routewarden/routewarden/validator/continuous"
 )
 
 // apiSources is what the HTTP API and status page read: the validation's
 // state, the collector's table and peers, the cluster, the last transitions
 // and the URLs findings link to.
-func apiSources(cfg *config.Config, loop *continuous.Loop, collector *bgp.Collector, cluster clusterSource,
+func apiSources(cfg *config.Config, loop *monitor.Loop, collector *bgp.Collector, cluster clusterSource,
 	metrics *httpapi.Observer) httpapi.Sources {
 	links := httpapi.Links{Cluster: cfg.Cluster.Name, RunbookBase: cfg.Alerting.RunbookBase}
 	if ams := cfg.Alerting.Alertmanagers; len(ams) > 0 {

@@ -15,15 +15,15 @@ import (
 	"github.com/routewarden/routewarden/bgp"
 	"github.com/routewarden/routewarden/bgp/bmp"
 	"github.com/routewarden/routewarden/config"
+	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/rtr"
 	"github.com/routewarden/routewarden/validator"
-	"github.com/routewarden/routewarden/validator/continuous"
 )
 
 // clusterSource is the cluster's truth: the informers (run) or the demo's
 // in-memory cluster.
 type clusterSource interface {
-	continuous.ClusterSource
+	monitor.ClusterSource
 	Run(ctx context.Context) error
 }
 
@@ -31,7 +31,7 @@ type clusterSource interface {
 type pipeline struct {
 	collector  *bgp.Collector
 	cluster    clusterSource
-	loop       *continuous.Loop
+	loop       *monitor.Loop
 	dispatcher *alert.Dispatcher
 	http       *httpapi.Server
 	reloader   *reloader    // nil without a config file
@@ -42,7 +42,7 @@ type pipeline struct {
 // newPipeline builds every component, so that configuration errors surface
 // before anything starts.
 func newPipeline(cfg *config.Config, cluster clusterSource, extraSinks []alert.Sink, log zerolog.Logger,
-	reg *prometheus.Registry, observers ...continuous.Observer) (*pipeline, error) {
+	reg *prometheus.Registry, observers ...monitor.Observer) (*pipeline, error) {
 	bcfg, err := bgpConfig(cfg.BGP)
 	if err != nil {
 		return nil, err
@@ -88,10 +88,10 @@ func newPipeline(cfg *config.Config, cluster clusterSource, extraSinks []alert.S
 	observers = append(observers, conv)
 	vopts := cfg.ValidatorOptions()
 	judged := &withPolicyDrops{ClusterSource: cluster, drops: collector.Store().PolicyDrops}
-	p.loop = continuous.New(collector.Store(), judged, collector, continuous.Options{Validator: vopts,
+	p.loop = monitor.New(collector.Store(), judged, collector, monitor.Options{Validator: vopts,
 		HoldDown: cfg.Validation.HoldDown, Debounce: cfg.Validation.Debounce, WarmupTimeout: cfg.Validation.WarmupTimeout,
-		DeferGC: true, Convergence: continuous.ConvergenceOptions{Budgets: cfg.ConvergenceBudgets()}},
-		append([]continuous.Observer{metrics, publisher}, observers...)...)
+		DeferGC: true, Convergence: monitor.ConvergenceOptions{Budgets: cfg.ConvergenceBudgets()}},
+		append([]monitor.Observer{metrics, publisher}, observers...)...)
 	src := apiSources(cfg, p.loop, collector, cluster, metrics)
 	src.RTR = p.rtrStatus
 	p.http = httpapi.New(cfg.HTTP.Listen, src, reg, log)

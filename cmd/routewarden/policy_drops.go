@@ -4,8 +4,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator"
-	"github.com/routewarden/routewarden/validator/continuous"
 )
 
 // withPolicyDrops is the cluster the validation loop judges: the cluster's
@@ -14,7 +14,7 @@ import (
 // version changes when either changes, so that the loop's engine is rebuilt
 // then, and only then.
 type withPolicyDrops struct {
-	continuous.ClusterSource
+	monitor.ClusterSource
 	drops func() ([]validator.PolicyDrop, uint64)
 
 	mu                 sync.Mutex

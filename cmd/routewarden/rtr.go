@@ -5,8 +5,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/routewarden/routewarden/config"
+	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/rtr"
-	"github.com/routewarden/routewarden/validator/continuous"
 )
 
 // newRTR builds the RTR server when rtr.enabled is set (nil otherwise) and
@@ -36,7 +36,7 @@ func newRTR(cfg *config.Config, cluster rtr.Source, log zerolog.Logger, reg prom
 // (which follows every change of it), besides its own polling.
 type rtrPoke struct{ s *rtr.Server }
 
-func (p rtrPoke) Observe(continuous.State, []continuous.Transition) { p.s.Poke() }
+func (p rtrPoke) Observe(monitor.State, []monitor.Transition) { p.s.Poke() }
 
 // rtrStatus is /api/v1/roas: nil (404) while the RTR server is off.
 func (p *pipeline) rtrStatus() any {

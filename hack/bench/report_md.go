@@ -166,7 +166,7 @@ rows measure the speaker's pace as well as the collector's; the targets are read
 **Collectors.**
 - *routewarden* (validation on): the harness's ` + "`rw-collector`" + ` process wires the real components as
   ` + "`routewarden run`" + ` does, minus Kubernetes, alerting and HTTP: ` + "`bgp.Collector`" + ` (routewarden.yaml defaults:
-  graceful restart, 120 s window, ADD-PATH receive, a static passive neighbor) and ` + "`validator/continuous`" + `'s loop
+  graceful restart, 120 s window, ADD-PATH receive, a static passive neighbor) and ` + "`monitor`" + `'s loop
   (20 ms debounce, 30 s hold-down, garbage collection deferred through a large validation as run does it)
   reading the collector's Store and a static in-memory cluster
   (` + "`internal/demo.Cluster`" + `) whose allocations are exactly the announced prefixes. *held*: the Store holds N paths

@@ -20,8 +20,8 @@ import (
 
 	"github.com/routewarden/routewarden/bgp"
 	"github.com/routewarden/routewarden/internal/demo"
+	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator"
-	"github.com/routewarden/routewarden/validator/continuous"
 )
 
 // event is one line the routewarden collector process prints for the harness.
@@ -50,7 +50,7 @@ type verdictObserver struct {
 	onDone      func()
 }
 
-func (o *verdictObserver) Observe(s continuous.State, _ []continuous.Transition) {
+func (o *verdictObserver) Observe(s monitor.State, _ []monitor.Transition) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.validations++
@@ -119,7 +119,7 @@ func runRWCollector(args []string) error {
 			}
 		}
 	}}
-	loop := continuous.New(col.Store(), demo.NewCluster(w.Cluster()), col, continuous.Options{
+	loop := monitor.New(col.Store(), demo.NewCluster(w.Cluster()), col, monitor.Options{
 		Validator: validator.Options{}, HoldDown: 30 * time.Second, Debounce: 20 * time.Millisecond,
 		WarmupTimeout: 2 * time.Minute, DeferGC: true}, obs)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
@@ -133,7 +133,7 @@ func runRWCollector(args []string) error {
 		err := watchHeld(ctx, col.Store(), w.N)
 		if !*validate {
 			// No verdict without validation: "held" is the end.
-			obs.Observe(continuous.State{Summary: validator.Summary{Routes: w.N}}, nil)
+			obs.Observe(monitor.State{Summary: validator.Summary{Routes: w.N}}, nil)
 		}
 		return err
 	})

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/routewarden/routewarden/validator"
-	"github.com/routewarden/routewarden/validator/continuous"
 )
 
 // Cluster is an in-memory cluster: the demo's stand-in for the informers.
@@ -26,7 +25,7 @@ func NewCluster(c validator.Cluster) *Cluster {
 	return &Cluster{c: c, changed: make(chan struct{}, 1)}
 }
 
-// Cluster implements continuous.ClusterSource as kube's Inventory does: a
+// Cluster implements monitor.ClusterSource as kube's Inventory does: a
 // shallow copy whose slices are shared with the callers, who must not modify
 // them (changes here replace the slices instead of writing into them), and
 // the tombstones copied.
@@ -38,12 +37,12 @@ func (m *Cluster) Cluster(time.Time) (*validator.Cluster, uint64, error) {
 	return &c, m.version, nil
 }
 
-// Changed implements continuous.ClusterSource.
+// Changed implements monitor.ClusterSource.
 func (m *Cluster) Changed() <-chan struct{} { return m.changed }
 
-// InventoryStatus implements continuous.ClusterSource: always in sync.
-func (m *Cluster) InventoryStatus() continuous.InventoryStatus {
-	return continuous.InventoryStatus{Synced: true, Available: true}
+// InventoryStatus implements monitor.ClusterSource: always in sync.
+func (m *Cluster) InventoryStatus() validator.InventoryStatus {
+	return validator.InventoryStatus{Synced: true, Available: true}
 }
 
 // Run waits for ctx: the in-memory cluster has nothing to watch.

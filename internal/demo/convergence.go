@@ -5,13 +5,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/routewarden/routewarden/validator/continuous"
+	"github.com/routewarden/routewarden/monitor"
 )
 
 // ConvergenceLine returns a function that describes, on each call, the
 // route changes the loop timed since the previous call and those still
 // pending: the demo's convergence line after each step.
-func ConvergenceLine(get func() continuous.Convergence) func() string {
+func ConvergenceLine(get func() monitor.Convergence) func() string {
 	seen := 0
 	var last time.Time
 	return func() string {

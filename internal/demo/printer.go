@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/routewarden/routewarden/validator/continuous"
+	"github.com/routewarden/routewarden/monitor"
 )
 
 // Printer shows transitions as they happen: the demo's live view.
@@ -17,14 +17,14 @@ type Printer struct {
 	Start time.Time
 }
 
-// Observe implements continuous.Observer.
-func (p *Printer) Observe(_ continuous.State, transitions []continuous.Transition) {
+// Observe implements monitor.Observer.
+func (p *Printer) Observe(_ monitor.State, transitions []monitor.Transition) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, t := range transitions {
 		f := t.Finding
 		what := "FIRED   "
-		if t.Kind == continuous.Resolved {
+		if t.Kind == monitor.Resolved {
 			what = "RESOLVED"
 		}
 		node := f.Node
@@ -33,7 +33,7 @@ func (p *Printer) Observe(_ continuous.State, transitions []continuous.Transitio
 		}
 		fmt.Fprintf(p.Out, "  %6.1fs %s %-8s %-16s %-15s %s\n", t.At.Sub(p.Start).Seconds(), what,
 			f.Severity, f.Rule, f.Prefix, node)
-		if t.Kind == continuous.Fired {
+		if t.Kind == monitor.Fired {
 			fmt.Fprintf(p.Out, "          %s\n", wrap(f.Message, 90, "          "))
 		}
 	}

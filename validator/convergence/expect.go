@@ -4,7 +4,7 @@
 // the route change the collector saw. It is pure: the cluster's and the
 // routes' states come in with their times, and it returns completed changes,
 // pending ones and slow-convergence findings. The stateful part (timers, the
-// clock, metrics) is validator/continuous's.
+// clock, metrics) is monitor/'s.
 package convergence
 
 import (

@@ -1,4 +1,4 @@
-package continuous
+package monitor
 
 import (
 	"slices"

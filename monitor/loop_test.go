@@ -1,4 +1,4 @@
-package continuous
+package monitor
 
 import (
 	"net/netip"
@@ -15,12 +15,12 @@ func (f *fakeRoutes) Changed() <-chan struct{}            { return nil }
 
 type fakeCluster struct {
 	c      *validator.Cluster
-	status InventoryStatus
+	status validator.InventoryStatus
 }
 
 func (f *fakeCluster) Cluster(time.Time) (*validator.Cluster, uint64, error) { return f.c, 0, nil }
 func (f *fakeCluster) Changed() <-chan struct{}                              { return nil }
-func (f *fakeCluster) InventoryStatus() InventoryStatus                      { return f.status }
+func (f *fakeCluster) InventoryStatus() validator.InventoryStatus            { return f.status }
 
 type fakeWarm struct{ ok bool }
 
@@ -40,7 +40,7 @@ func world() (*fakeRoutes, *fakeCluster) {
 		c.CiliumNodes = append(c.CiliumNodes, validator.CiliumNode{Name: name, Addresses: []netip.Addr{ip},
 			PodCIDRs: []netip.Prefix{cidr}})
 	}
-	return &fakeRoutes{routes: healthy()}, &fakeCluster{c: c, status: InventoryStatus{Synced: true, Available: true}}
+	return &fakeRoutes{routes: healthy()}, &fakeCluster{c: c, status: validator.InventoryStatus{Synced: true, Available: true}}
 }
 
 func healthy() []validator.Route {
@@ -147,7 +147,7 @@ func TestLoop(t *testing.T) {
 func TestNothingBeforeTheInformersSynced(t *testing.T) {
 	routes, cluster := world()
 	routes.routes = nil
-	cluster.status = InventoryStatus{}
+	cluster.status = validator.InventoryStatus{}
 	rec := &recorder{}
 	l := New(routes, cluster, &fakeWarm{ok: true}, Options{}, rec)
 	l.runOnce()

@@ -1,4 +1,4 @@
-package continuous
+package monitor
 
 import (
 	"context"
@@ -8,56 +8,6 @@ import (
 	"github.com/routewarden/routewarden/validator"
 	"github.com/routewarden/routewarden/validator/convergence"
 )
-
-// RouteSource is where routes come from (the BGP collector's store).
-type RouteSource interface {
-	Routes() ([]validator.Route, uint64)
-	Changed() <-chan struct{}
-}
-
-// FreshRouteSource is a RouteSource that can hand its routes over: FreshRoutes
-// returns what Routes returns, in a new slice on every call, which the loop
-// keeps (the validation engine holds it instead of a copy of the table).
-// Version returns the version Routes would return, without copying anything:
-// while neither it nor the cluster changes, the loop re-uses its last result.
-// Len is how many routes Routes would return.
-type FreshRouteSource interface {
-	RouteSource
-	FreshRoutes() ([]validator.Route, uint64)
-	Version() uint64
-	Len() int
-}
-
-// ChangeSource is a FreshRouteSource that can also say what changed since a
-// version: the routes changed (as they are now) and gone (identities only),
-// with the current version; ok false when it cannot, and the loop copies the
-// whole table instead.
-type ChangeSource interface {
-	Changes(since uint64) (changed, gone []validator.Route, version uint64, ok bool)
-}
-
-// InventoryStatus says whether the cluster inventory can be trusted.
-type InventoryStatus struct {
-	Synced    bool      `json:"synced"`
-	Available bool      `json:"available"`
-	Reason    string    `json:"reason,omitempty"`
-	Since     time.Time `json:"since"`
-}
-
-// ClusterSource is where the cluster's truth comes from (the informers).
-type ClusterSource interface {
-	Cluster(now time.Time) (*validator.Cluster, uint64, error)
-	Changed() <-chan struct{}
-	InventoryStatus() InventoryStatus
-}
-
-// Warmup reports whether every expected peer has sent End-of-RIB.
-type Warmup interface{ WarmedUp() bool }
-
-// Observer is told the state after every validation, with the transitions.
-type Observer interface {
-	Observe(s State, transitions []Transition)
-}
 
 // Options tune the loop.
 type Options struct {
@@ -81,14 +31,14 @@ type Options struct {
 
 // State is the loop's view after a validation.
 type State struct {
-	At        time.Time         `json:"at"`
-	Findings  []Tracked         `json:"findings"`
-	WarmingUp bool              `json:"warmingUp"`
-	Frozen    bool              `json:"frozen"`
-	Inventory InventoryStatus   `json:"inventory"`
-	Summary   validator.Summary `json:"summary"`
-	Duration  time.Duration     `json:"duration"`
-	Err       string            `json:"error,omitempty"`
+	At        time.Time                 `json:"at"`
+	Findings  []Tracked                 `json:"findings"`
+	WarmingUp bool                      `json:"warmingUp"`
+	Frozen    bool                      `json:"frozen"`
+	Inventory validator.InventoryStatus `json:"inventory"`
+	Summary   validator.Summary         `json:"summary"`
+	Duration  time.Duration             `json:"duration"`
+	Err       string                    `json:"error,omitempty"`
 	// Converged are the route changes this validation found completed
 	// (convergence.go); PendingChanges counts those still waiting.
 	Converged      []convergence.Completed `json:"-"`
@@ -102,7 +52,7 @@ type Loop struct {
 	warm      Warmup
 	observers []Observer
 	opts      Options
-	tracker   *tracker
+	findings  *lifecycle
 	engines   engineCache
 	conv      *converger
 	started   time.Time
@@ -128,7 +78,7 @@ func New(routes RouteSource, cluster ClusterSource, warm Warmup, opts Options, o
 		opts.Resync = 30 * time.Second
 	}
 	return &Loop{routes: routes, cluster: cluster, warm: warm, observers: observers, opts: opts,
-		tracker: newTracker(opts.HoldDown), state: State{WarmingUp: true}, poke: make(chan struct{}, 1),
+		findings: newLifecycle(opts.HoldDown), state: State{WarmingUp: true}, poke: make(chan struct{}, 1),
 		conv: newConverger(opts.Convergence)}
 }
 
@@ -192,7 +142,7 @@ func (l *Loop) runOnce() time.Duration {
 		st.Frozen = true
 		st.Summary = l.State().Summary
 		l.forgetConvergence()
-	case warmingUp && !l.tracker.firing():
+	case warmingUp && !l.findings.firing():
 		// Nothing can fire before warm-up ends, and the table is still
 		// arriving: validating it would only find every allocated CIDR
 		// missing (a finding per CIDR, the most expensive validation of the
@@ -208,7 +158,7 @@ func (l *Loop) runOnce() time.Duration {
 		}
 		l.mu.RLock()
 		opts := l.opts.Validator
-		l.tracker.holdDown = l.opts.HoldDown
+		l.findings.holdDown = l.opts.HoldDown
 		l.mu.RUnlock()
 		opts.Now = now
 		start := time.Now()
@@ -218,9 +168,9 @@ func (l *Loop) runOnce() time.Duration {
 		var slow []validator.Finding
 		st.Converged, slow = l.converge(cluster, version, opts, now)
 		st.PendingChanges = l.conv.pending()
-		transitions = l.tracker.update(withConvergence(res.Findings, slow), now, !warmingUp)
+		transitions = l.findings.update(withConvergence(res.Findings, slow), now, !warmingUp)
 	}
-	st.Findings = l.tracker.all()
+	st.Findings = l.findings.all()
 	l.mu.Lock()
 	l.state = st
 	l.mu.Unlock()
@@ -228,7 +178,7 @@ func (l *Loop) runOnce() time.Duration {
 		o.Observe(st, transitions)
 	}
 	next := l.opts.Resync
-	if d := l.tracker.nextDeadline(); !d.IsZero() {
+	if d := l.findings.nextDeadline(); !d.IsZero() {
 		next = min(next, max(d.Sub(now), time.Millisecond))
 	}
 	if d := l.conv.nextDeadline(now); d > 0 {

@@ -85,7 +85,7 @@ func parallel(n int) bool { return n >= 20_000 && runtime.GOMAXPROCS(0) > 1 }
 func summarize(s *Snapshot, findings []Finding) Summary {
 	sum := Summary{
 		Nodes: len(s.Cluster.Nodes), CiliumNodes: len(s.Cluster.CiliumNodes), Routes: len(s.Routes),
-		Prefixes: s.byPrefix.len(), IPAMMode: s.Cluster.IPAM.Mode, IPAMModeSource: s.Cluster.IPAM.ModeSource,
+		Prefixes: s.byPrefix.Len(), IPAMMode: s.Cluster.IPAM.Mode, IPAMModeSource: s.Cluster.IPAM.ModeSource,
 		Findings: len(findings), BySeverity: map[string]int{}, ByRule: map[string]int{},
 	}
 	for _, f := range findings {

@@ -1,4 +1,4 @@
-package validator
+package index
 
 // packedTable is a linear-probing hash table from non-zero 40-bit keys to
 // values below packedMaxValue, a slot being key<<24 | value (0 is free). It

@@ -1,15 +1,16 @@
-package validator
+package index
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"net/netip"
 	"slices"
 	"testing"
 )
 
-// TestAllocTableSearch checks the inlined binary search against the order of
+// TestSortedKeysSearch checks the inlined binary search against the order of
 // netip prefixes (address, then length; IPv4 before IPv6) on random keys.
-func TestAllocTableSearch(t *testing.T) {
+func TestSortedKeysSearch(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	random := func() netip.Prefix {
 		if rnd.IntN(3) == 0 {
@@ -25,17 +26,23 @@ func TestAllocTableSearch(t *testing.T) {
 	}
 	slices.SortFunc(ps, comparePrefix)
 	ps = slices.Compact(ps)
-	tab := &allocTable{}
+	var keys SortedKeys
 	for _, p := range ps {
-		k, _ := akeyOf(p)
-		tab.keys.add(k)
+		k, _ := SortKeyOf(p)
+		keys.Add(k)
 	}
 	for range 2000 {
 		q := random()
 		want, wantFound := slices.BinarySearchFunc(ps, q, comparePrefix)
-		k, _ := akeyOf(q)
-		if got, found := tab.search(k); got != want || found != wantFound {
+		k, _ := SortKeyOf(q)
+		if got, found := keys.Search(k); got != want || found != wantFound {
 			t.Fatalf("search(%s) = %d, %v; want %d, %v", q, got, found, want, wantFound)
 		}
 	}
+}
+
+// comparePrefix is the order of the validator's tables: address (IPv4
+// first), then length.
+func comparePrefix(a, b netip.Prefix) int {
+	return cmp.Or(a.Addr().Compare(b.Addr()), cmp.Compare(a.Bits(), b.Bits()))
 }

@@ -1,11 +1,4 @@
-// Package continuous re-validates whenever routes or the cluster change, and
-// turns successive results into a stable set of tracked findings: a finding
-// fires only after it persisted for the hold-down, nothing fires during
-// warm-up, and while the cluster inventory is unavailable the last known state
-// is frozen instead of turning the cache's silence into alerts. It is pure:
-// sources and observers are interfaces; it imports no BGP, Kubernetes, HTTP or
-// logging code.
-package continuous
+package monitor
 
 import (
 	"cmp"
@@ -40,19 +33,20 @@ type Transition struct {
 	At      time.Time      `json:"at"`
 }
 
-// tracker applies hold-down to successive validation results.
-type tracker struct {
+// lifecycle tracks each finding from first seen through firing (after its
+// hold-down) to resolved, over successive validation results.
+type lifecycle struct {
 	holdDown time.Duration
 	byKey    map[string]*Tracked
 }
 
-func newTracker(holdDown time.Duration) *tracker {
-	return &tracker{holdDown: holdDown, byKey: map[string]*Tracked{}}
+func newLifecycle(holdDown time.Duration) *lifecycle {
+	return &lifecycle{holdDown: holdDown, byKey: map[string]*Tracked{}}
 }
 
 // update folds a new result in. mayFire is false during warm-up: findings are
 // tracked (their hold-down runs) but none fires.
-func (t *tracker) update(findings []validator.Finding, now time.Time, mayFire bool) []Transition {
+func (t *lifecycle) update(findings []validator.Finding, now time.Time, mayFire bool) []Transition {
 	var out []Transition
 	seen := make(map[string]bool, len(findings))
 	for _, f := range findings {
@@ -83,7 +77,7 @@ func (t *tracker) update(findings []validator.Finding, now time.Time, mayFire bo
 }
 
 // firing reports whether some tracked finding fires.
-func (t *tracker) firing() bool {
+func (t *lifecycle) firing() bool {
 	for _, tr := range t.byKey {
 		if tr.Firing {
 			return true
@@ -93,7 +87,7 @@ func (t *tracker) firing() bool {
 }
 
 // nextDeadline is when a pending finding's hold-down ends (zero if none).
-func (t *tracker) nextDeadline() time.Time {
+func (t *lifecycle) nextDeadline() time.Time {
 	var next time.Time
 	for _, tr := range t.byKey {
 		if tr.Firing {
@@ -108,7 +102,7 @@ func (t *tracker) nextDeadline() time.Time {
 }
 
 // all returns the tracked findings in canonical order.
-func (t *tracker) all() []Tracked {
+func (t *lifecycle) all() []Tracked {
 	fs := make([]validator.Finding, 0, len(t.byKey))
 	for _, tr := range t.byKey {
 		fs = append(fs, tr.Finding)

@@ -1,4 +1,4 @@
-package validator
+package index
 
 import (
 	"math/rand/v2"
@@ -12,7 +12,7 @@ import (
 func TestPrefixMapMatchesMap(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(7, 8))
 	for round := range 50 {
-		m := newPrefixMap(rnd.IntN(64))
+		m := NewPrefixMap(rnd.IntN(64))
 		ref := map[netip.Prefix]int32{}
 		prefix := func() netip.Prefix {
 			if rnd.IntN(10) == 0 {
@@ -28,27 +28,27 @@ func TestPrefixMapMatchesMap(t *testing.T) {
 				if round%10 == 9 && step == 2000 {
 					v = packedMaxValue + 5 // past the packed table
 				}
-				m.set(p, v)
+				m.Set(p, v)
 				ref[p] = v
 			case op < 8:
-				m.del(p)
+				m.Del(p)
 				delete(ref, p)
 			}
 			want, wantOK := ref[p]
-			if got, ok := m.get(p); ok != wantOK || got != want {
+			if got, ok := m.Get(p); ok != wantOK || got != want {
 				t.Fatalf("round %d step %d: get(%s) = %d, %v; want %d, %v", round, step, p, got, ok, want, wantOK)
 			}
 		}
-		if m.len() != len(ref) {
-			t.Fatalf("round %d: len %d, want %d", round, m.len(), len(ref))
+		if m.Len() != len(ref) {
+			t.Fatalf("round %d: len %d, want %d", round, m.Len(), len(ref))
 		}
 		for p, v := range ref {
-			if got, ok := m.get(p); !ok || got != v {
+			if got, ok := m.Get(p); !ok || got != v {
 				t.Fatalf("round %d: get(%s) = %d, %v; want %d", round, p, got, ok, v)
 			}
 		}
 		heads := 0
-		m.heads(func(int32) { heads++ })
+		m.Heads(func(int32) { heads++ })
 		if heads != len(ref) {
 			t.Fatalf("round %d: %d heads, want %d", round, heads, len(ref))
 		}

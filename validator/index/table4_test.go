@@ -1,4 +1,4 @@
-package validator
+package index
 
 import (
 	"math/rand/v2"

@@ -1,29 +1,31 @@
-package validator
+package index
 
 import "net/netip"
 
-// prefixMap maps prefixes to the first route index of a chain. IPv4
+// PrefixMap maps prefixes to the first route index of a chain. IPv4
 // prefixes, keyed by address and length in 40 bits, go to a table of one
 // word a slot (key and index), 16 MB for a million prefixes where a Go map
 // took 38 MB and a fifth of the indexing time; an index past that word's 24
 // bits moves them to a map.
-type prefixMap struct {
+type PrefixMap struct {
 	v4    *packedTable // nil once an index outgrew it
 	big4  map[uint64]int32
-	other map[pkey]int32
+	other map[HashKey]int32
 }
 
-func newPrefixMap(size int) prefixMap {
-	return prefixMap{v4: newPackedTable(size), other: map[pkey]int32{}}
+// NewPrefixMap returns an empty map sized for size IPv4 prefixes.
+func NewPrefixMap(size int) PrefixMap {
+	return PrefixMap{v4: newPackedTable(size), other: map[HashKey]int32{}}
 }
 
 // key4 is an IPv4 prefix's key: address, then length plus one (never 0).
 func key4(p netip.Prefix) uint64 { return uint64(addr4(p.Addr()))<<8 | uint64(uint8(p.Bits()+1)) }
 
-func (m *prefixMap) get(p netip.Prefix) (int32, bool) {
+// Get returns p's value.
+func (m *PrefixMap) Get(p netip.Prefix) (int32, bool) {
 	switch {
 	case !p.Addr().Is4():
-		v, ok := m.other[keyOf(p)]
+		v, ok := m.other[HashKeyOf(p)]
 		return v, ok
 	case m.v4 != nil:
 		return m.v4.get(key4(p))
@@ -32,9 +34,10 @@ func (m *prefixMap) get(p netip.Prefix) (int32, bool) {
 	return v, ok
 }
 
-func (m *prefixMap) set(p netip.Prefix, v int32) {
+// Set maps p to v.
+func (m *PrefixMap) Set(p netip.Prefix, v int32) {
 	if !p.Addr().Is4() {
-		m.other[keyOf(p)] = v
+		m.other[HashKeyOf(p)] = v
 		return
 	}
 	if m.v4 != nil && v >= packedMaxValue {
@@ -49,10 +52,11 @@ func (m *prefixMap) set(p netip.Prefix, v int32) {
 	m.big4[key4(p)] = v
 }
 
-func (m *prefixMap) del(p netip.Prefix) {
+// Del removes p.
+func (m *PrefixMap) Del(p netip.Prefix) {
 	switch {
 	case !p.Addr().Is4():
-		delete(m.other, keyOf(p))
+		delete(m.other, HashKeyOf(p))
 	case m.v4 != nil:
 		m.v4.del(key4(p))
 	default:
@@ -60,15 +64,16 @@ func (m *prefixMap) del(p netip.Prefix) {
 	}
 }
 
-func (m *prefixMap) len() int {
+// Len is how many prefixes the map holds.
+func (m *PrefixMap) Len() int {
 	if m.v4 != nil {
 		return m.v4.n + len(m.other)
 	}
 	return len(m.big4) + len(m.other)
 }
 
-// heads calls fn with the first route index of every prefix, in no order.
-func (m *prefixMap) heads(fn func(int32)) {
+// Heads calls fn with the first route index of every prefix, in no order.
+func (m *PrefixMap) Heads(fn func(int32)) {
 	if m.v4 != nil {
 		m.v4.each(func(_ uint64, v int32) { fn(v) })
 	}
