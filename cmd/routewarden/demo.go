@@ -10,7 +10,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/routewarden/routewarden/config"
-	"github.com/routewarden/routewarden/internal/demo"
+	"github.com/routewarden/routewarden/demo"
 )
 
 const defaultDemoHTTP = "127.0.0.1:9479"
