@@ -121,7 +121,9 @@ func (r rules) check(g graph) []string {
 			add("%s is in no layer of the house: add it to the layer table (internal/arch/house_test.go)", from)
 			continue
 		}
-		all := slices.Concat(p.Imports, p.TestImports, p.XTestImports)
+		all := slices.Concat(p.Imports, p.TestImports, p.XTestImports) // the product's and its tests'
+		slices.Sort(all)
+		all = slices.Compact(all)
 		for _, imp := range p.Imports {
 			to, ok := r.rel(imp)
 			if lj, known := r.layerOf(to); ok && known && lj > li {
