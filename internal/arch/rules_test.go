@@ -105,7 +105,6 @@ func goCmd(t *testing.T, dir string, args ...string) string {
 // check returns every break of the rules in g, one line each.
 func (r rules) check(g graph) []string {
 	var problems []string
-	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	used := map[waiver]bool{}
 	var paths []string
 	for path := range g.Packages {
@@ -115,54 +114,61 @@ func (r rules) check(g graph) []string {
 	}
 	slices.Sort(paths)
 	for _, path := range paths {
-		p, from := g.Packages[path], r.short(path)
-		li, ok := r.layerOf(from)
-		if !ok {
-			add("%s is in no layer of the house: add it to the layer table (internal/arch/house_test.go)", from)
-			continue
-		}
-		all := slices.Concat(p.Imports, p.TestImports, p.XTestImports) // the product's and its tests'
-		slices.Sort(all)
-		all = slices.Compact(all)
-		for _, imp := range p.Imports {
-			to, ok := r.rel(imp)
-			if lj, known := r.layerOf(to); ok && known && lj > li {
-				if w, waived := r.waived(from, to); waived {
-					used[w] = true
-					continue
-				}
-				add("%s -> %s runs up the house (%s is in layer %s, %s in %s)", from, to,
-					from, r.Layers[li].Name, to, r.Layers[lj].Name)
-			}
-			if ok && matchAny(to, r.Kits) && !matchAny(from, r.Kits) && !matchAny(from, r.Outside) {
-				add("%s -> %s: the product imports a test kit", from, to)
-			}
-		}
-		for _, leaf := range r.Leaves {
-			for _, imp := range all {
-				if to, ok := r.rel(imp); ok && match(from, leaf) && !match(to, leaf) {
-					add("%s -> %s: %s/ imports nothing of routewarden outside %s/", from, to, leaf, leaf)
-				}
-			}
-		}
-		for _, o := range r.Owned {
-			for _, imp := range all {
-				if match(imp, o.Dep) && !matchAny(from, o.Rooms) {
-					add("%s -> %s: only %s/ import %s", from, imp, strings.Join(o.Rooms, "/, "), o.Dep)
-				}
-			}
-		}
-		if r.Layers[li].Name == r.PureLayer {
-			for _, chain := range r.reach(g, path) {
-				add("%s: the pure layer %s reaches %s", strings.Join(chain, " -> "), r.PureLayer, chain[len(chain)-1])
-			}
-			problems = append(problems, r.clockCalls(g, p)...)
-		}
+		problems = append(problems, r.checkPackage(g, g.Packages[path], used)...)
 	}
 	for _, w := range r.Waivers {
 		if !used[w] {
-			add("the waiver %s -> %s is not needed any more: remove it (internal/arch/house_test.go)", w.From, w.To)
+			problems = append(problems, fmt.Sprintf(
+				"the waiver %s -> %s is not needed any more: remove it (internal/arch/house_test.go)", w.From, w.To))
 		}
+	}
+	return problems
+}
+
+// checkPackage returns the breaks of the rules by one package of the module,
+// recording the waivers it used.
+func (r rules) checkPackage(g graph, p *pkg, used map[waiver]bool) []string {
+	var problems []string
+	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	from := r.short(p.ImportPath)
+	li, ok := r.layerOf(from)
+	if !ok {
+		return []string{from + " is in no layer of the house: add it to the layer table (internal/arch/house_test.go)"}
+	}
+	for _, imp := range p.Imports { // the product's imports: layers and kits
+		to, ok := r.rel(imp)
+		if lj, known := r.layerOf(to); ok && known && lj > li {
+			if w, waived := r.waived(from, to); waived {
+				used[w] = true
+			} else {
+				add("%s -> %s runs up the house (%s is in layer %s, %s in %s)", from, to,
+					from, r.Layers[li].Name, to, r.Layers[lj].Name)
+			}
+		}
+		if ok && matchAny(to, r.Kits) && !matchAny(from, r.Kits) && !matchAny(from, r.Outside) {
+			add("%s -> %s: the product imports a test kit", from, to)
+		}
+	}
+	all := slices.Concat(p.Imports, p.TestImports, p.XTestImports) // the product's and its tests'
+	slices.Sort(all)
+	for _, imp := range slices.Compact(all) {
+		to, mine := r.rel(imp)
+		for _, leaf := range r.Leaves {
+			if mine && match(from, leaf) && !match(to, leaf) {
+				add("%s -> %s: %s/ imports nothing of routewarden outside %s/", from, to, leaf, leaf)
+			}
+		}
+		for _, o := range r.Owned {
+			if match(imp, o.Dep) && !matchAny(from, o.Rooms) {
+				add("%s -> %s: only %s/ import %s", from, imp, strings.Join(o.Rooms, "/, "), o.Dep)
+			}
+		}
+	}
+	if r.Layers[li].Name == r.PureLayer {
+		for _, chain := range r.reach(g, p.ImportPath) {
+			add("%s: the pure layer %s reaches %s", strings.Join(chain, " -> "), r.PureLayer, chain[len(chain)-1])
+		}
+		problems = append(problems, r.clockCalls(g, p)...)
 	}
 	return problems
 }
