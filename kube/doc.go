@@ -1,7 +1,31 @@
-// Package kube brings the cluster's truth into routewarden: it decodes kubectl
-// output (JSON or YAML, Lists, single objects or multi-document files) into
-// Objects, and translates them into the validator's Cluster model.
+// Package kube brings the cluster's truth into routewarden, from a live API
+// server or from kubectl output, as the validator's model (validator.Cluster).
+// It is the only package that imports client-go.
 //
+// Live (the run command): Connect builds an Inventory. Its informers
+// (informers.go, informer_set.go, vip_informers.go) watch, read-only, Nodes,
+// the cilium-config ConfigMap (in Cilium's namespace), CiliumNodes, the pool CRDs
+// (the newest version the API server serves; without them the inventory
+// runs degraded), LoadBalancer Services, EndpointSlices and Cilium's BGP
+// resources. A transform (transform.go) strips what no rule reads before an
+// object enters their store. After a watch failure or an unreachable API
+// server a new generation of informers lists everything again and replaces
+// the old one once synced; the probe loop (inventory_probe.go) says when the
+// inventory can be trusted (Status) and deleted Nodes are remembered for a
+// while (tombstones). Inventory.Cluster translates the objects into a
+// validator.Cluster once per change, decoding again only the objects that
+// changed (decode_cache.go).
+//
+// Offline (check, roas, validate-config): ReadFiles decodes kubectl output
+// (JSON or YAML, Lists, single objects or multi-document files) into
+// Objects; Objects.Cluster gives the same validator.Cluster, and
+// Objects.LintInput the Cilium side of validate-config's cross-checks.
 // Decoding keeps line numbers, so a bad field is reported as
-// "cluster.yaml:42: CiliumNode node1: "10.244.1.0/33" is not a CIDR".
+// "cluster.yaml:42: CiliumNode node1: "10.244.1.0/33" is not a CIDR", and
+// FieldPos finds the line of a field a lint problem names.
+//
+// Both paths share the decoders (decode.go, types.go, service_types.go,
+// bgp_types.go) and the translation (cluster.go: IPAM mode and pools,
+// node_asn.go: each node's ASNs from Cilium's BGP configuration,
+// services.go and vip_announce.go: which Services' VIPs Cilium announces).
 package kube

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/routewarden/routewarden/alert/httpapi"
 	"github.com/routewarden/routewarden/bgp"
 	"github.com/routewarden/routewarden/config"
+	"github.com/routewarden/routewarden/httpapi"
 	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator"
 )

@@ -14,7 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/routewarden/routewarden/config"
-	"github.com/routewarden/routewarden/internal/demo"
+	"github.com/routewarden/routewarden/demo"
 	"github.com/routewarden/routewarden/internal/loopback"
 	"github.com/routewarden/routewarden/internal/wait"
 )

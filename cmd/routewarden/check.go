@@ -88,15 +88,15 @@ json, yaml. Nothing is logged on success unless -v.`,
 	return cmd
 }
 
-// flags checks every flag value at once.
-func (f *checkFlags) check(g *globalFlags) (threshold, map[string]bool, error) {
+// parse checks every flag value at once and returns the parsed ones.
+func (f *checkFlags) parse(g *globalFlags) (threshold, map[string]bool, error) {
 	var errs []error
-	g.checkLog(&errs)
-	thr := f.reportFlags.check(&errs, checkFormats...)
+	g.validateLogFlags(&errs)
+	thr := f.reportFlags.parse(&errs, checkFormats...)
 	if err := choice("--routes-format", f.routesFormat, append([]string{"auto"}, dump.Formats...)); err != nil {
 		errs = append(errs, err)
 	}
-	checkIPAMMode(&errs, f.ipamMode)
+	validateIPAMMode(&errs, f.ipamMode)
 	fams, err := parseFamilies(f.families)
 	if err != nil {
 		errs = append(errs, err)
@@ -111,7 +111,7 @@ func (f *checkFlags) check(g *globalFlags) (threshold, map[string]bool, error) {
 }
 
 func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
-	thr, fams, err := f.check(g)
+	thr, fams, err := f.parse(g)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/routewarden/routewarden/config"
-	"github.com/routewarden/routewarden/internal/demo"
+	"github.com/routewarden/routewarden/demo"
 )
 
 const defaultDemoHTTP = "127.0.0.1:9479"
@@ -145,4 +145,14 @@ func free(addr string) bool {
 	}
 	l.Close()
 	return true
+}
+
+// freeTCPPort asks the kernel for a free port on 127.0.0.1.
+func freeTCPPort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("finding a free port: %w", err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/routewarden/routewarden/bgp"
-	"github.com/routewarden/routewarden/internal/demo"
+	"github.com/routewarden/routewarden/demo"
 	"github.com/routewarden/routewarden/internal/loopback"
 	"github.com/routewarden/routewarden/internal/testfrr"
 	"github.com/routewarden/routewarden/internal/wait"

@@ -77,8 +77,8 @@ func (t threshold) trips(worst validator.Severity) bool {
 	return !t.never && worst != 0 && worst >= t.sev
 }
 
-// check validates -o against formats and --fail-on, adding problems to errs.
-func (r reportFlags) check(errs *[]error, formats ...string) threshold {
+// parse validates -o against formats and --fail-on, adding problems to errs.
+func (r reportFlags) parse(errs *[]error, formats ...string) threshold {
 	if err := choice("-o", r.output, formats); err != nil {
 		*errs = append(*errs, err)
 	}
@@ -93,8 +93,8 @@ func (r reportFlags) check(errs *[]error, formats ...string) threshold {
 	return threshold{sev: sev}
 }
 
-// checkIPAMMode validates --ipam-mode like cluster.ipamMode.
-func checkIPAMMode(errs *[]error, mode string) {
+// validateIPAMMode validates --ipam-mode like cluster.ipamMode.
+func validateIPAMMode(errs *[]error, mode string) {
 	if mode == "" {
 		return
 	}

@@ -11,10 +11,10 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/routewarden/routewarden/alert"
-	"github.com/routewarden/routewarden/alert/httpapi"
 	"github.com/routewarden/routewarden/bgp"
 	"github.com/routewarden/routewarden/bgp/bmp"
 	"github.com/routewarden/routewarden/config"
+	"github.com/routewarden/routewarden/httpapi"
 	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/rtr"
 	"github.com/routewarden/routewarden/validator"

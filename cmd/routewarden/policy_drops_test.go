@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/routewarden/routewarden/internal/demo"
+	"github.com/routewarden/routewarden/demo"
 	"github.com/routewarden/routewarden/validator"
 )
 

@@ -60,11 +60,11 @@ input; 3 the output could not be written.`,
 
 func runROAs(cmd *cobra.Command, g *globalFlags, f *roasFlags) error {
 	var errs []error
-	g.checkLog(&errs)
+	g.validateLogFlags(&errs)
 	if err := choice("-o", f.output, roasFormats); err != nil {
 		errs = append(errs, err)
 	}
-	checkIPAMMode(&errs, f.ipamMode)
+	validateIPAMMode(&errs, f.ipamMode)
 	if len(f.cluster) == 0 {
 		errs = append(errs, errors.New("roas needs at least one --cluster file (see --help)"))
 	}

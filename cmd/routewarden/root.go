@@ -54,8 +54,8 @@ names the cause).`,
 	return root
 }
 
-// checkLog validates --log-level and --log-format, adding problems to errs.
-func (g *globalFlags) checkLog(errs *[]error) {
+// validateLogFlags validates --log-level and --log-format, adding problems to errs.
+func (g *globalFlags) validateLogFlags(errs *[]error) {
 	for _, f := range []struct {
 		name, value string
 		valid       []string
@@ -81,7 +81,7 @@ func (g *globalFlags) oneShotLogger(cmd *cobra.Command) (zerolog.Logger, error) 
 // logger builds the zerolog logger writing to stderr.
 func (g *globalFlags) logger(stderr io.Writer) (zerolog.Logger, error) {
 	var errs []error
-	g.checkLog(&errs)
+	g.validateLogFlags(&errs)
 	if err := usageErrs(errs); err != nil {
 		return zerolog.Nop(), err
 	}

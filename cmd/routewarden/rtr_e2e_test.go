@@ -3,12 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/routewarden/routewarden/internal/testkube"
 	"net/netip"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/routewarden/routewarden/internal/testkube"
 
 	"github.com/rs/zerolog"
 

@@ -54,9 +54,9 @@ starts with, and, given Cilium objects (kubectl -o yaml/json output or manifests
 
 func runValidateConfig(cmd *cobra.Command, g *globalFlags, f *validateFlags, args []string) error {
 	var errs []error
-	g.checkLog(&errs)
-	thr := f.reportFlags.check(&errs, "text", "json", "yaml")
-	checkIPAMMode(&errs, f.ipamMode)
+	g.validateLogFlags(&errs)
+	thr := f.reportFlags.parse(&errs, "text", "json", "yaml")
+	validateIPAMMode(&errs, f.ipamMode)
 	if f.configFile == "" && len(args) == 0 {
 		errs = append(errs, errors.New("nothing to validate: give --config and/or Cilium object files (see --help)"))
 	}

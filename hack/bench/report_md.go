@@ -169,7 +169,7 @@ rows measure the speaker's pace as well as the collector's; the targets are read
   graceful restart, 120 s window, ADD-PATH receive, a static passive neighbor) and ` + "`monitor`" + `'s loop
   (20 ms debounce, 30 s hold-down, garbage collection deferred through a large validation as run does it)
   reading the collector's Store and a static in-memory cluster
-  (` + "`internal/demo.Cluster`" + `) whose allocations are exactly the announced prefixes. *held*: the Store holds N paths
+  (` + "`demo.Cluster`" + `) whose allocations are exactly the announced prefixes. *held*: the Store holds N paths
   (polled every 2 ms in-process); *first complete verdict*: the loop's observer sees the first validation whose
   summary counts N routes.
 - *routewarden-noval*: the same process without the validation loop: the collector and its Store alone

@@ -19,7 +19,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/routewarden/routewarden/bgp"
-	"github.com/routewarden/routewarden/internal/demo"
+	"github.com/routewarden/routewarden/demo"
 	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator"
 )

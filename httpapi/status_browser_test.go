@@ -27,7 +27,7 @@ import (
 // (internal/golden's -update pattern).
 var update = flag.Bool("update", false, "rewrite docs/status-page.png and the API answers the README shows")
 
-const screenshotPath = "../../docs/status-page.png"
+const screenshotPath = "../docs/status-page.png"
 
 // chromium runs Debian's headless Chromium on url with extra arguments and
 // returns its standard output. It is skipped without Chromium, except in CI.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"net"
 	"net/netip"
 	"os"
 	"strings"
@@ -73,14 +72,4 @@ func alertSinks(c config.AlertingConfig) ([]alert.Sink, error) {
 
 func tlsOf(e config.EndpointConfig) alert.TLSConfig {
 	return alert.TLSConfig{CAFile: e.CAFile, CertFile: e.CertFile, KeyFile: e.KeyFile, InsecureSkipVerify: e.InsecureSkipVerify}
-}
-
-// freeTCPPort asks the kernel for a free port on 127.0.0.1.
-func freeTCPPort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("finding a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/rs/zerolog"
 )
 
-const readmePath = "../../README.md"
+const readmePath = "../README.md"
 
 // apiExample is a README block showing an answer: the marker names the request.
 var apiExample = regexp.MustCompile("(?s)<!-- api-example: (\\S+) -->\n```json\n(.*?)```\n")
@@ -34,7 +34,7 @@ func TestREADMEShowsTheAPI(t *testing.T) {
 			t.Errorf("README shows %s, which answers %d: %s", m[1], code, body)
 		}
 		if body != m[2] && !*update {
-			t.Errorf("README shows for %s:\n%s\nthe API answers:\n%s(go test ./alert/httpapi -run README -update)",
+			t.Errorf("README shows for %s:\n%s\nthe API answers:\n%s(go test ./httpapi -run README -update)",
 				m[1], m[2], body)
 		}
 		return strings.Replace(block, "```json\n"+m[2], "```json\n"+body, 1)

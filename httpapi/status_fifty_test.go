@@ -176,7 +176,7 @@ func TestStatusPageAt50Nodes(t *testing.T) {
 
 	shot := filepath.Join(t.TempDir(), "status-50-nodes.png")
 	if *update {
-		shot, _ = filepath.Abs("../../docs/status-page-50-nodes.png")
+		shot, _ = filepath.Abs("../docs/status-page-50-nodes.png")
 	}
 	chromium(t, srv.URL+"/", "--virtual-time-budget=4000", "--window-size=1280,2000", "--screenshot="+shot)
 	if st, err := os.Stat(shot); err != nil || st.Size() < 10000 {
