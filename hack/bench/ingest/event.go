@@ -21,9 +21,11 @@ type Event struct {
 	ValidateSec float64 `json:"validateSec,omitempty"`
 }
 
-// Emit prints e on stdout, stamped with the time now.
+// Emit prints e on stdout, stamped with the time now unless it has a time.
 func Emit(e Event) {
-	e.NS = time.Now().UnixNano()
+	if e.NS == 0 {
+		e.NS = time.Now().UnixNano()
+	}
 	b, _ := json.Marshal(e)
 	fmt.Println(string(b))
 }
