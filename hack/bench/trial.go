@@ -102,8 +102,7 @@ func (e *env) startCollector(ctx context.Context, name string, w ingest.Workload
 // buildRWCollector builds routewarden's collector process (hack/bench/rwcollector)
 // into dir. It is a binary of its own, not the harness run again: the harness
 // links client-go for its cluster-scale part, and those pages and that
-// init-time heap would count in routewarden's peak RSS (~30 MB at 1M routes,
-// over what the 1.1x target allows).
+// init-time heap would count in routewarden's peak RSS (~36 MB; notes.md).
 func buildRWCollector(dir string) (string, error) {
 	bin := filepath.Join(dir, "rw-collector")
 	if out, err := exec.Command("go", "build", "-o", bin, "./hack/bench/rwcollector").CombinedOutput(); err != nil {

@@ -2,8 +2,8 @@
 // (hack/bench), a process of its own: the harness builds and starts it, one
 // per trial, and measures its CPU time and peak RSS. It is a binary apart from
 // the harness so that it carries only what it runs: linked into the harness
-// (which links client-go for its cluster-scale part) it held ~30 MB more
-// RSS in binary pages and init-time heap, none of it routewarden's.
+// (which links client-go for its cluster-scale part) it held ~36 MB more
+// RSS, binary pages and init-time heap, none of it routewarden's.
 package main
 
 import (
