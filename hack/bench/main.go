@@ -16,16 +16,11 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/routewarden/routewarden/hack/bench/ingest"
 )
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == "rw-collector" {
-		if err := runRWCollector(os.Args[2:]); err != nil {
-			fmt.Fprintln(os.Stderr, "rw-collector:", err)
-			os.Exit(1)
-		}
-		return
-	}
 	if len(os.Args) > 1 && os.Args[1] == "floor" {
 		if err := runFloor(os.Args[2:]); err != nil {
 			fmt.Fprintln(os.Stderr, "floor:", err)
@@ -92,30 +87,26 @@ func run(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
 	dir, err := os.MkdirTemp("", "routewarden-bench-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	e := &env{self: self, gobgpd: *gobgpd, bird: *bird, birdc: *birdc, dir: dir, profile: *profile,
+	e := &env{gobgpd: *gobgpd, bird: *bird, birdc: *birdc, dir: dir, profile: *profile,
 		timeout: 5 * time.Minute, speakerMax: *speakerMax}
 	if *profile {
 		e.dir, _ = filepath.Abs("bench-profiles")
 		_ = os.MkdirAll(e.dir, 0o755)
 	}
 	res := &Results{Quick: *quick, Started: time.Now().UTC(), Machine: machine()}
-	plan := []Workload{workload("ipv4", 10_000), workload("ipv4", 100_000), workload("ipv4", 1_000_000),
-		workload("ipv6", 100_000)}
+	plan := []ingest.Workload{ingest.New("ipv4", 10_000), ingest.New("ipv4", 100_000), ingest.New("ipv4", 1_000_000),
+		ingest.New("ipv6", 100_000)}
 	n := 3
 	if *quick {
-		plan, n = []Workload{workload("ipv4", 2_000), workload("ipv6", 2_000)}, 1
+		plan, n = []ingest.Workload{ingest.New("ipv4", 2_000), ingest.New("ipv6", 2_000)}, 1
 	}
 	if *only != "" {
-		plan = slices.DeleteFunc(plan, func(w Workload) bool { return w.Name != *only })
+		plan = slices.DeleteFunc(plan, func(w ingest.Workload) bool { return w.Name != *only })
 	}
 	if *trials > 0 {
 		n = *trials
@@ -137,8 +128,13 @@ func run(args []string) error {
 	if *cf.only {
 		plan = nil
 	}
+	if len(plan) > 0 && slices.ContainsFunc(collectors, func(c string) bool { return strings.HasPrefix(c, "routewarden") }) {
+		if e.rwCollector, err = buildRWCollector(dir); err != nil {
+			return err
+		}
+	}
 	for _, w := range plan {
-		trs, err := ingest(ctx, e, w, n, collectors)
+		trs, err := ingestTrials(ctx, e, w, n, collectors)
 		res.Trials = append(res.Trials, trs...)
 		if err != nil {
 			return err
@@ -184,16 +180,16 @@ func run(args []string) error {
 // senders are the senders used for w: the raw sender always, the GoBGP
 // speaker up to -speaker-max prefixes (loading a million paths into it
 // through its API takes ~20 s, once per workload).
-func (e *env) senders(w Workload) []string {
+func (e *env) senders(w ingest.Workload) []string {
 	if w.N > e.speakerMax {
 		return []string{"raw"}
 	}
 	return []string{"raw", "gobgp"}
 }
 
-// ingest runs n trials of w, alternating the collectors within each trial,
+// ingestTrials runs n trials of w, alternating the collectors within each trial,
 // with the raw sender and with the GoBGP speaker.
-func ingest(ctx context.Context, e *env, w Workload, n int, collectors []string) ([]Trial, error) {
+func ingestTrials(ctx context.Context, e *env, w ingest.Workload, n int, collectors []string) ([]Trial, error) {
 	msgs, _, err := buildUpdates(w)
 	if err != nil {
 		return nil, err

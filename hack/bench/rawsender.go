@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/routewarden/routewarden/bgp/rawbgp"
+	"github.com/routewarden/routewarden/hack/bench/ingest"
 )
 
 // The raw sender is bgp/rawbgp: a minimal BGP speaker (OPEN/KEEPALIVE
@@ -20,7 +21,7 @@ const localPref = 100
 // as few UPDATEs of at most 4096 bytes as they fit (one, at ten per node),
 // followed by End-of-RIB for IPv4 and IPv6: the bytes the raw sender writes
 // and how many UPDATEs announce routes.
-func buildUpdates(w Workload) (msgs []byte, count int, err error) {
+func buildUpdates(w ingest.Workload) (msgs []byte, count int, err error) {
 	for k := 0; k < w.Nodes; k++ {
 		var ps []netip.Prefix
 		for i := k * w.PerNode; i < min((k+1)*w.PerNode, w.N); i++ {

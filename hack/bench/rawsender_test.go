@@ -7,6 +7,7 @@ import (
 	"github.com/osrg/gobgp/v4/pkg/packet/bgp"
 
 	"github.com/routewarden/routewarden/bgp/rawbgp"
+	"github.com/routewarden/routewarden/hack/bench/ingest"
 )
 
 // TestPackedUpdatesDecode proves the raw sender's bytes are valid BGP that
@@ -18,7 +19,7 @@ func TestPackedUpdatesDecode(t *testing.T) {
 		n      int
 	}{{"ipv4", 2500}, {"ipv6", 2500}} {
 		t.Run(tc.family, func(t *testing.T) {
-			w := workload(tc.family, tc.n)
+			w := ingest.New(tc.family, tc.n)
 			msgs, count, err := buildUpdates(w)
 			if err != nil {
 				t.Fatal(err)

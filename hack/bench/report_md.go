@@ -164,7 +164,8 @@ sends more slowly than the raw sender (BIRD takes 1M from it in ~6 s, from the r
 rows measure the speaker's pace as well as the collector's; the targets are read from the raw sender's.
 
 **Collectors.**
-- *routewarden* (validation on): the harness's ` + "`rw-collector`" + ` process wires the real components as
+- *routewarden* (validation on): the ` + "`rw-collector`" + ` process (` + "`hack/bench/rwcollector`" + `, a binary apart from the
+  harness, so that none of the harness's Kubernetes code is in its RSS) wires the real components as
   ` + "`routewarden run`" + ` does, minus Kubernetes, alerting and HTTP: ` + "`bgp.Collector`" + ` (routewarden.yaml defaults:
   graceful restart, 120 s window, ADD-PATH receive, a static passive neighbor) and ` + "`monitor`" + `'s loop
   (20 ms debounce, 30 s hold-down, garbage collection deferred through a large validation as run does it)

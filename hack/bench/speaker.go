@@ -13,6 +13,7 @@ import (
 	"github.com/osrg/gobgp/v4/pkg/server"
 
 	rwbgp "github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/hack/bench/ingest"
 )
 
 // speakerLocal is the GoBGP speaker's address (the raw sender uses 127.0.0.2).
@@ -28,7 +29,7 @@ type gobgpSpeaker struct {
 	estab chan time.Time
 }
 
-func newGobgpSpeaker(ctx context.Context, w Workload) (*gobgpSpeaker, error) {
+func newGobgpSpeaker(ctx context.Context, w ingest.Workload) (*gobgpSpeaker, error) {
 	srv := server.NewBgpServer(quietLogger())
 	go srv.Serve()
 	if err := srv.StartBgp(ctx, &api.StartBgpRequest{Global: &api.Global{Asn: 65000, RouterId: speakerLocal,
@@ -58,7 +59,7 @@ func newGobgpSpeaker(ctx context.Context, w Workload) (*gobgpSpeaker, error) {
 }
 
 // load adds every prefix of the workload to the speaker's RIB.
-func (s *gobgpSpeaker) load(ctx context.Context, w Workload) error {
+func (s *gobgpSpeaker) load(ctx context.Context, w ingest.Workload) error {
 	localPrefAttr := bgp.NewPathAttributeLocalPref(localPref)
 	workers := runtime.GOMAXPROCS(0) * 2
 	errc := make(chan error, workers)

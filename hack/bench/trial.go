@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/routewarden/routewarden/bgp/rawbgp"
+	"github.com/routewarden/routewarden/hack/bench/ingest"
 )
 
 // Trial is one measurement: one collector, one sender, one workload.
@@ -36,21 +37,22 @@ type Trial struct {
 
 // env is what trials need: binaries and a scratch directory.
 type env struct {
-	self, gobgpd, bird, birdc, dir string
-	profile                        bool
-	timeout                        time.Duration
-	speakerMax                     int // the largest N the GoBGP speaker sends
+	gobgpd, bird, birdc, dir string
+	rwCollector              string // hack/bench/rwcollector, built by buildRWCollector
+	profile                  bool
+	timeout                  time.Duration
+	speakerMax               int // the largest N the GoBGP speaker sends
 }
 
 // collectorHandle is a started collector.
 type collectorHandle struct {
 	p    *proc
 	held func(context.Context) (int, error) // polled (gobgpd, bird)
-	evs  chan event                         // routewarden's own events
+	evs  chan ingest.Event                  // routewarden's own events
 	stop func()
 }
 
-func (e *env) startCollector(ctx context.Context, name string, w Workload, port int, peer string, dir string) (*collectorHandle, error) {
+func (e *env) startCollector(ctx context.Context, name string, w ingest.Workload, port int, peer string, dir string) (*collectorHandle, error) {
 	switch name {
 	case "gobgpd", "gobgpd-bmp":
 		g, err := startGobgpd(ctx, e.gobgpd, dir, port, peer, name == "gobgpd-bmp")
@@ -65,12 +67,12 @@ func (e *env) startCollector(ctx context.Context, name string, w Workload, port 
 		}
 		return &collectorHandle{p: b.proc, held: b.held, stop: b.proc.stop}, nil
 	}
-	args := []string{"rw-collector", "-port", fmt.Sprint(port), "-peer", peer, "-family", w.Family, "-n", fmt.Sprint(w.N),
+	args := []string{"-port", fmt.Sprint(port), "-peer", peer, "-family", w.Family, "-n", fmt.Sprint(w.N),
 		fmt.Sprintf("-validate=%t", name == "routewarden")}
 	if e.profile {
 		args = append(args, "-cpuprofile", filepath.Join(dir, "cpu.pprof"), "-memprofile", filepath.Join(dir, "heap.pprof"))
 	}
-	cmd := exec.Command(e.self, args...)
+	cmd := exec.Command(e.rwCollector, args...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -79,11 +81,11 @@ func (e *env) startCollector(ctx context.Context, name string, w Workload, port 
 	if err != nil {
 		return nil, err
 	}
-	evs := make(chan event, 16)
+	evs := make(chan ingest.Event, 16)
 	go func() {
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
-			var ev event
+			var ev ingest.Event
 			if json.Unmarshal(sc.Bytes(), &ev) == nil {
 				evs <- ev
 			}
@@ -95,6 +97,18 @@ func (e *env) startCollector(ctx context.Context, name string, w Workload, port 
 		return nil, fmt.Errorf("routewarden collector did not start: %v", p.alive())
 	}
 	return &collectorHandle{p: p, evs: evs, stop: p.stop}, nil
+}
+
+// buildRWCollector builds routewarden's collector process (hack/bench/rwcollector)
+// into dir. It is a binary of its own, not the harness run again: the harness
+// links client-go for its cluster-scale part, and those pages and that
+// init-time heap would count in routewarden's peak RSS (~36 MB; notes.md).
+func buildRWCollector(dir string) (string, error) {
+	bin := filepath.Join(dir, "rw-collector")
+	if out, err := exec.Command("go", "build", "-o", bin, "./hack/bench/rwcollector").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building the routewarden collector (run from the repository root): %v\n%s", err, out)
+	}
+	return bin, nil
 }
 
 // sender is a started sender: when the session came up, and a stop.
@@ -135,7 +149,7 @@ func (s *speakerSender) start(ctx context.Context, port int) (time.Time, error) 
 func (s *speakerSender) stop() { s.sp.disconnect(context.Background()) }
 
 // run measures one trial.
-func (e *env) run(ctx context.Context, t Trial, w Workload, snd sender, peer string) Trial {
+func (e *env) run(ctx context.Context, t Trial, w ingest.Workload, snd sender, peer string) Trial {
 	err := e.measure(ctx, &t, w, snd, peer)
 	if err != nil {
 		t.Err = err.Error()
@@ -147,7 +161,7 @@ func (e *env) run(ctx context.Context, t Trial, w Workload, snd sender, peer str
 	return t
 }
 
-func (e *env) measure(ctx context.Context, t *Trial, w Workload, snd sender, peer string) error {
+func (e *env) measure(ctx context.Context, t *Trial, w ingest.Workload, snd sender, peer string) error {
 	dir := filepath.Join(e.dir, fmt.Sprintf("%s-%s-%s-%d", t.Collector, t.Sender, t.Workload, t.Trial))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err

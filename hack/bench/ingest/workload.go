@@ -1,4 +1,4 @@
-package main
+package ingest
 
 import (
 	"fmt"
@@ -23,9 +23,9 @@ type Workload struct {
 	PodRange netip.Prefix
 }
 
-// workload plans n prefixes of family: IPv4 /28s from 10.0.0.0/8 (2^20 of
+// New plans n prefixes of family: IPv4 /28s from 10.0.0.0/8 (2^20 of
 // them, so 1M fits), IPv6 /64s from fd00::/32.
-func workload(family string, n int) Workload {
+func New(family string, n int) Workload {
 	w := Workload{Family: family, N: n, Name: fmt.Sprintf("%s-%s", family, short(n))}
 	w.PerNode = 10
 	w.Nodes = (n + w.PerNode - 1) / w.PerNode
