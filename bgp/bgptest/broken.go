@@ -1,4 +1,4 @@
-package rawbgp
+package bgptest
 
 import (
 	"encoding/binary"

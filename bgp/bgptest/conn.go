@@ -1,11 +1,4 @@
-// Package rawbgp is a raw BGP speaker for tests and benchmarks: it opens a
-// session over plain TCP, keeps it alive, and sends whatever bytes it is given,
-// well-formed UPDATEs packed to the 4096-byte limit or deliberately broken ones.
-// It never validates what it sends; that is the point.
-//
-// It lives under bgp/ because it uses GoBGP's packet package for the OPEN and
-// for decoding what it receives (only bgp/ imports GoBGP).
-package rawbgp
+package bgptest
 
 import (
 	"context"
@@ -105,7 +98,7 @@ func openMessage(o Open) ([]byte, error) {
 	m, err := bgp.NewBGPOpenMessage(as2, o.HoldTime, o.RouterID,
 		[]bgp.OptionParameterInterface{bgp.NewOptionParameterCapability(caps)})
 	if err != nil {
-		return nil, fmt.Errorf("rawbgp: building the OPEN: %w", err)
+		return nil, fmt.Errorf("bgptest: building the OPEN: %w", err)
 	}
 	return m.Serialize()
 }
@@ -117,7 +110,7 @@ func Dial(ctx context.Context, addr string, o Open) (*Conn, error) {
 		o.HoldTime = 90
 	}
 	if !o.RouterID.Is4() {
-		return nil, fmt.Errorf("rawbgp: router ID %q must be IPv4", o.RouterID)
+		return nil, fmt.Errorf("bgptest: router ID %q must be IPv4", o.RouterID)
 	}
 	d := net.Dialer{}
 	if o.LocalAddr.IsValid() {
@@ -125,7 +118,7 @@ func Dial(ctx context.Context, addr string, o Open) (*Conn, error) {
 	}
 	nc, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("rawbgp: connecting to %s: %w", addr, err)
+		return nil, fmt.Errorf("bgptest: connecting to %s: %w", addr, err)
 	}
 	// ctx ending interrupts the handshake.
 	stop := context.AfterFunc(ctx, func() { _ = nc.SetDeadline(time.Now()) })
@@ -135,7 +128,7 @@ func Dial(ctx context.Context, addr string, o Open) (*Conn, error) {
 	}
 	if err != nil {
 		nc.Close()
-		return nil, fmt.Errorf("rawbgp: session with %s: %w", addr, err)
+		return nil, fmt.Errorf("bgptest: session with %s: %w", addr, err)
 	}
 	c := &Conn{conn: nc, done: make(chan struct{}), stop: make(chan struct{})}
 	c.wg.Add(2)
@@ -241,7 +234,7 @@ func (c *Conn) WriteRaw(b []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	if _, err := c.conn.Write(b); err != nil {
-		return fmt.Errorf("rawbgp: writing %d bytes: %w", len(b), err)
+		return fmt.Errorf("bgptest: writing %d bytes: %w", len(b), err)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package rawbgp_test
+package bgptest_test
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/routewarden/routewarden/bgp"
-	"github.com/routewarden/routewarden/bgp/rawbgp"
+	"github.com/routewarden/routewarden/bgp/bgptest"
 	"github.com/routewarden/routewarden/internal/loopback"
 	"github.com/routewarden/routewarden/internal/wait"
 )
@@ -35,16 +35,16 @@ func startCollector(t *testing.T) (*bgp.Collector, string) {
 	return c, net.JoinHostPort("127.0.0.1", strconv.Itoa(int(port)))
 }
 
-func dial(t *testing.T, addr, local string, asn uint32) (*rawbgp.Conn, error) {
+func dial(t *testing.T, addr, local string, asn uint32) (*bgptest.Conn, error) {
 	t.Helper()
-	var c *rawbgp.Conn
+	var c *bgptest.Conn
 	var err error
 	// The collector may not listen yet right after Run starts, and while it
 	// adds its dynamic range GoBGP resets a connection it has no neighbor for.
 	wait.True(t, "a connection", 30*time.Second, func() bool {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		c, err = rawbgp.Dial(ctx, addr, rawbgp.Open{ASN: asn, RouterID: netip.MustParseAddr(local),
+		c, err = bgptest.Dial(ctx, addr, bgptest.Open{ASN: asn, RouterID: netip.MustParseAddr(local),
 			LocalAddr: netip.MustParseAddr(local), HoldTime: 9, AddPathSend: true})
 		return err == nil || !strings.Contains(err.Error(), "connection refused") &&
 			!strings.Contains(err.Error(), "connection reset by peer")
@@ -73,17 +73,17 @@ func TestDialSendClose(t *testing.T) {
 		ps = append(ps, netip.PrefixFrom(netip.AddrFrom4([4]byte{10, byte(i >> 8), byte(i), 0}), 24))
 	}
 	ps = append(ps, netip.MustParsePrefix("fd00:10:244::/64"))
-	a := rawbgp.Attrs{NextHop: netip.MustParseAddr("10.0.0.71"), NextHop6: netip.MustParseAddr("fd00::71"),
+	a := bgptest.Attrs{NextHop: netip.MustParseAddr("10.0.0.71"), NextHop6: netip.MustParseAddr("fd00::71"),
 		ASPath: []uint32{65010}, AddPath: true, PathID: 1}
-	msgs, err := rawbgp.PackUpdates(ps, a)
+	msgs, err := bgptest.PackUpdates(ps, a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := conn.Send(append(msgs, rawbgp.EndOfRIB(false), rawbgp.EndOfRIB(true))...); err != nil {
+	if err := conn.Send(append(msgs, bgptest.EndOfRIB(false), bgptest.EndOfRIB(true))...); err != nil {
 		t.Fatal(err)
 	}
 	wait.True(t, "every route", 30*time.Second, func() bool { return routes(coll) == len(ps) })
-	if err := conn.Send(rawbgp.Withdraws(ps[:1000], a)...); err != nil {
+	if err := conn.Send(bgptest.Withdraws(ps[:1000], a)...); err != nil {
 		t.Fatal(err)
 	}
 	wait.True(t, "the withdrawals", 30*time.Second, func() bool { return routes(coll) == len(ps)-1000 })
@@ -122,7 +122,7 @@ func TestDialSilentPeer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err = rawbgp.Dial(ctx, l.Addr().String(), rawbgp.Open{ASN: 65010, RouterID: netip.MustParseAddr("127.0.1.74")})
+	_, err = bgptest.Dial(ctx, l.Addr().String(), bgptest.Open{ASN: 65010, RouterID: netip.MustParseAddr("127.0.1.74")})
 	if err == nil || time.Since(start) > 3*time.Second {
 		t.Fatalf("Dial returned %v after %s", err, time.Since(start))
 	}

@@ -1,4 +1,4 @@
-package rawbgp_test
+package bgptest_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"net/netip"
 	"time"
 
-	"github.com/routewarden/routewarden/bgp/rawbgp"
+	"github.com/routewarden/routewarden/bgp/bgptest"
 )
 
 // A speaker at 127.0.1.10 announces 10,000 host routes, packed into full
@@ -14,7 +14,7 @@ import (
 func ExampleDial() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	conn, err := rawbgp.Dial(ctx, "127.0.0.1:1790", rawbgp.Open{ASN: 65010,
+	conn, err := bgptest.Dial(ctx, "127.0.0.1:1790", bgptest.Open{ASN: 65010,
 		RouterID: netip.MustParseAddr("127.0.1.10"), LocalAddr: netip.MustParseAddr("127.0.1.10")})
 	if err != nil {
 		log.Fatal(err)
@@ -24,12 +24,12 @@ func ExampleDial() {
 	for i := range 10000 {
 		prefixes = append(prefixes, netip.PrefixFrom(netip.AddrFrom4([4]byte{10, 100, byte(i >> 8), byte(i)}), 32))
 	}
-	msgs, err := rawbgp.PackUpdates(prefixes, rawbgp.Attrs{NextHop: netip.MustParseAddr("10.0.0.10"),
+	msgs, err := bgptest.PackUpdates(prefixes, bgptest.Attrs{NextHop: netip.MustParseAddr("10.0.0.10"),
 		ASPath: []uint32{65010}})
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := conn.Send(append(msgs, rawbgp.EndOfRIB(false))...); err != nil {
+	if err := conn.Send(append(msgs, bgptest.EndOfRIB(false))...); err != nil {
 		log.Fatal(err)
 	}
 	if n, ok := conn.Notification(); ok {

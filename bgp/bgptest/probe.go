@@ -1,4 +1,4 @@
-package rawbgp
+package bgptest
 
 import (
 	"context"
@@ -22,7 +22,7 @@ func Probe(ctx context.Context, addr string, local netip.Addr, msgs ...[]byte) (
 	}
 	nc, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
-		return n, false, false, fmt.Errorf("rawbgp: connecting to %s: %w", addr, err)
+		return n, false, false, fmt.Errorf("bgptest: connecting to %s: %w", addr, err)
 	}
 	defer nc.Close()
 	stop := context.AfterFunc(ctx, func() { _ = nc.SetDeadline(time.Now()) })

@@ -1,4 +1,4 @@
-package rawbgp
+package bgptest
 
 import (
 	"encoding/binary"
@@ -148,10 +148,10 @@ func pack(prefixes []netip.Prefix, a Attrs, room int) [][]byte {
 func PackUpdates(prefixes []netip.Prefix, a Attrs) ([][]byte, error) {
 	v4, v6 := split(prefixes)
 	if len(v4) > 0 && !a.NextHop.Is4() {
-		return nil, fmt.Errorf("rawbgp: IPv4 prefixes need an IPv4 next hop, not %q", a.NextHop)
+		return nil, fmt.Errorf("bgptest: IPv4 prefixes need an IPv4 next hop, not %q", a.NextHop)
 	}
 	if len(v6) > 0 && !a.NextHop6.Is6() {
-		return nil, fmt.Errorf("rawbgp: IPv6 prefixes need an IPv6 next hop, not %q", a.NextHop6)
+		return nil, fmt.Errorf("bgptest: IPv6 prefixes need an IPv6 next hop, not %q", a.NextHop6)
 	}
 	var out [][]byte
 	if len(v4) > 0 {

@@ -1,4 +1,4 @@
-package bgp
+package rib
 
 import (
 	"net/netip"
@@ -24,7 +24,7 @@ func TestStoreChangedAt(t *testing.T) {
 	}{{announce: []validator.Route{r}}, {withdraw: []validator.Route{r}}} {
 		at := t0.Add(time.Duration(i) * time.Second)
 		s.now = func() time.Time { return at }
-		s.Update(peer, tc.announce, tc.withdraw)
+		s.UpdateRoutes(peer, tc.announce, tc.withdraw)
 		if got := s.ChangedAt(); !got.Equal(at) {
 			t.Errorf("change %d: ChangedAt %s, want %s", i, got, at)
 		}

@@ -1,4 +1,4 @@
-package bgp
+package rib
 
 import (
 	"fmt"
@@ -31,11 +31,11 @@ func TestStoreChangesCatchUp(t *testing.T) {
 			attrs := &validator.Attributes{Peer: peer, NextHop: peer, ASPath: []uint32{65000 + uint32(r.IntN(3))}}
 			switch op := r.IntN(10); {
 			case op < 5:
-				s.UpdatePaths(peer, attrs, randNLRI(), randNLRI())
+				s.updateNow(Direct(peer), attrs, randNLRI(), randNLRI())
 			case op == 5:
-				s.PeerDown(peer, "idle", time.Duration(r.IntN(2))*time.Minute)
+				s.Down(Direct(peer), "idle", time.Duration(r.IntN(2))*time.Minute)
 			case op == 6:
-				s.EndOfRIB(peer, "ipv4-unicast", r.IntN(2) == 0)
+				s.EndOfRIB(Direct(peer), "ipv4-unicast", r.IntN(2) == 0)
 			case op == 7:
 				now = now.Add(time.Duration(r.IntN(3)) * time.Minute)
 				s.ExpireStale(now)
@@ -76,15 +76,15 @@ func TestStoreChangesCatchUp(t *testing.T) {
 	// A BMP-monitored peer with a direct peer's address: no answer while it is
 	// there, nor across its going (its paths' identities are the direct peer's).
 	s := NewStore()
-	mp := MonitoredPeer{Router: peers[0], Address: peers[1]}
-	s.MonitoredUp(mp, PeerInfo{Address: peers[1]})
-	s.MonitoredUpdate(mp, &validator.Attributes{Peer: peers[1]}, []NLRI{{Prefix: netip.MustParsePrefix("10.0.0.0/24")}},
+	mp := Peer{Router: peers[0], Address: peers[1]}
+	s.Up(mp, PeerInfo{Address: peers[1]})
+	s.updateNow(mp, &validator.Attributes{Peer: peers[1]}, []NLRI{{Prefix: netip.MustParsePrefix("10.0.0.0/24")}},
 		nil)
 	if _, _, _, ok := s.Changes(0); ok {
 		t.Error("Changes answered for a store with a BMP-monitored peer")
 	}
 	before := s.Version()
-	s.MonitoredDown(mp)
+	s.Down(mp, "down", 0)
 	if _, _, _, ok := s.Changes(before); ok {
 		t.Error("Changes answered across a BMP-monitored peer's going")
 	}

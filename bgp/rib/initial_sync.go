@@ -1,25 +1,15 @@
-package bgp
+package rib
 
 import (
 	"net/netip"
 	"slices"
 	"sync"
 	"time"
-
-	"github.com/routewarden/routewarden/validator"
 )
 
-// pathBatch is what one UPDATE brought from one peer: the announced paths
-// share attrs. The feed's decoder reuses its
-// slices: whoever keeps a batch copies it.
-type pathBatch struct {
-	attrs                validator.Attributes
-	announced, withdrawn []NLRI
-}
-
 // isV6 reports whether the batch's first path is IPv6.
-func (b *pathBatch) isV6() bool {
-	for _, ns := range [][]NLRI{b.announced, b.withdrawn} {
+func (b *Paths) isV6() bool {
+	for _, ns := range [][]NLRI{b.Announced, b.Withdrawn} {
 		if len(ns) > 0 {
 			return ns[0].Prefix.Addr().Is6()
 		}
@@ -30,9 +20,9 @@ func (b *pathBatch) isV6() bool {
 // mixed reports whether the batch has paths of both address families: an
 // UPDATE's batch is of one, but for an MP_REACH of one family beside an
 // MP_UNREACH of the other.
-func (b *pathBatch) mixed() bool {
+func (b *Paths) mixed() bool {
 	v6 := b.isV6()
-	for _, ns := range [][]NLRI{b.announced, b.withdrawn} {
+	for _, ns := range [][]NLRI{b.Announced, b.Withdrawn} {
 		for _, n := range ns {
 			if n.Prefix.Addr().Is6() != v6 {
 				return true
@@ -43,26 +33,26 @@ func (b *pathBatch) mixed() bool {
 }
 
 // byFamily splits a mixed batch by address family.
-func (b *pathBatch) byFamily() []*pathBatch {
-	var parts [2]*pathBatch
+func (b *Paths) byFamily() []*Paths {
+	var parts [2]*Paths
 	add := func(n NLRI, withdrawn bool) {
 		i := b2i(n.Prefix.Addr().Is6())
 		if parts[i] == nil {
-			parts[i] = &pathBatch{attrs: b.attrs}
+			parts[i] = &Paths{Attrs: b.Attrs}
 		}
 		if withdrawn {
-			parts[i].withdrawn = append(parts[i].withdrawn, n)
+			parts[i].Withdrawn = append(parts[i].Withdrawn, n)
 		} else {
-			parts[i].announced = append(parts[i].announced, n)
+			parts[i].Announced = append(parts[i].Announced, n)
 		}
 	}
-	for _, n := range b.withdrawn {
+	for _, n := range b.Withdrawn {
 		add(n, true)
 	}
-	for _, n := range b.announced {
+	for _, n := range b.Announced {
 		add(n, false)
 	}
-	return []*pathBatch{parts[0], parts[1]}
+	return []*Paths{parts[0], parts[1]}
 }
 
 func b2i(b bool) int {
@@ -76,8 +66,8 @@ func b2i(b bool) int {
 // or, during the peer's initial sync, into its staged table (stage), which
 // publish makes its paths.
 type syncStore interface {
-	apply(peer netip.Addr, b *pathBatch)
-	stage(peer netip.Addr, b *pathBatch)
+	apply(peer netip.Addr, b *Paths)
+	stage(peer netip.Addr, b *Paths)
 	publish(peer netip.Addr)
 	publishFamily(peer netip.Addr, isV6 bool)
 }
@@ -85,12 +75,15 @@ type syncStore interface {
 // storeSync is the Store as a syncStore.
 type storeSync struct{ s *Store }
 
-func (t storeSync) apply(peer netip.Addr, b *pathBatch) {
-	t.s.UpdatePaths(peer, &b.attrs, b.announced, b.withdrawn)
+func (t storeSync) apply(peer netip.Addr, b *Paths) {
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
+	t.s.apply(peerKey{addr: peer}, b)
+	t.s.bump()
 }
 
-func (t storeSync) stage(peer netip.Addr, b *pathBatch) {
-	t.s.stagePaths(peer, &b.attrs, b.announced, b.withdrawn)
+func (t storeSync) stage(peer netip.Addr, b *Paths) {
+	t.s.stagePaths(peer, &b.Attrs, b.Announced, b.Withdrawn)
 }
 
 func (t storeSync) publish(peer netip.Addr) { t.s.publishStaged(peer) }
@@ -151,7 +144,7 @@ func (s *initialSync) peerUp(peer netip.Addr, families []string) {
 }
 
 // update stages b while the peer is in its initial sync, else applies it.
-func (s *initialSync) update(peer netip.Addr, b *pathBatch) {
+func (s *initialSync) update(peer netip.Addr, b *Paths) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sp, ok := s.peers[peer]
@@ -177,7 +170,7 @@ func (s *initialSync) update(peer netip.Addr, b *pathBatch) {
 	}
 }
 
-func (s *initialSync) stageLocked(peer netip.Addr, sp *syncPeer, b *pathBatch) {
+func (s *initialSync) stageLocked(peer netip.Addr, sp *syncPeer, b *Paths) {
 	now := time.Now()
 	if sp.first.IsZero() {
 		sp.first = now

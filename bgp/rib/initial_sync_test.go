@@ -1,4 +1,4 @@
-package bgp
+package rib
 
 import (
 	"net/netip"
@@ -17,13 +17,13 @@ type syncRecorder struct {
 	staged map[netip.Addr][]string
 }
 
-func (r *syncRecorder) apply(peer netip.Addr, b *pathBatch) {
+func (r *syncRecorder) apply(peer netip.Addr, b *Paths) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.got = append(r.got, batchLines(peer, b)...)
 }
 
-func (r *syncRecorder) stage(peer netip.Addr, b *pathBatch) {
+func (r *syncRecorder) stage(peer netip.Addr, b *Paths) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.staged == nil {
@@ -55,12 +55,12 @@ func (r *syncRecorder) publishFamily(peer netip.Addr, isV6 bool) {
 	}
 }
 
-func batchLines(peer netip.Addr, b *pathBatch) []string {
+func batchLines(peer netip.Addr, b *Paths) []string {
 	var out []string
-	for _, rt := range b.withdrawn {
+	for _, rt := range b.Withdrawn {
 		out = append(out, peer.String()+" -"+rt.Prefix.String())
 	}
-	for _, rt := range b.announced {
+	for _, rt := range b.Announced {
 		out = append(out, peer.String()+" +"+rt.Prefix.String())
 	}
 	return out
@@ -78,12 +78,12 @@ func (r *syncRecorder) seen() []string {
 	return slices.Clone(r.got)
 }
 
-func announce(p string) *pathBatch {
-	return &pathBatch{announced: []NLRI{{Prefix: netip.MustParsePrefix(p)}}}
+func announce(p string) *Paths {
+	return &Paths{Announced: []NLRI{{Prefix: netip.MustParsePrefix(p)}}}
 }
 
-func withdraw(p string) *pathBatch {
-	return &pathBatch{withdrawn: []NLRI{{Prefix: netip.MustParsePrefix(p)}}}
+func withdraw(p string) *Paths {
+	return &Paths{Withdrawn: []NLRI{{Prefix: netip.MustParsePrefix(p)}}}
 }
 
 // TestInitialSyncHoldsTheTableUntilEndOfRIB: a peer's initial table reaches
@@ -130,7 +130,7 @@ func TestInitialSyncHoldsTheTableUntilEndOfRIB(t *testing.T) {
 				s.update(a, announce("10.0.1.0/24"))
 				s.endOfRIB(a, "ipv4-unicast", false, func() { r.add("EoR ipv4") })
 				both := announce("fd00:1::/64")
-				both.withdrawn = withdraw("10.0.1.0/24").withdrawn
+				both.Withdrawn = withdraw("10.0.1.0/24").Withdrawn
 				s.update(a, both)
 				s.endOfRIB(a, "ipv6-unicast", true, func() { r.add("EoR ipv6") })
 			},

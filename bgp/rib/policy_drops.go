@@ -1,4 +1,4 @@
-package bgp
+package rib
 
 import (
 	"net/netip"
@@ -6,50 +6,6 @@ import (
 
 	"github.com/routewarden/routewarden/validator"
 )
-
-// The views of a BMP-monitored peer (RFC 7854 pre- and post-policy
-// Adj-RIB-In; RFC 9069 Loc-RIB, a peer of its own, type 3) are held apart:
-// the rules judge the post-policy view where the router sends one, else the
-// pre-policy view (shadowed reports the other), and PolicyDrops compares the
-// two for the rule filtered-at-tor.
-const (
-	ViewPrePolicy  = "pre-policy"
-	ViewPostPolicy = "post-policy"
-	ViewLocRIB     = "loc-rib"
-)
-
-// The view part of a peerKey: a direct peer's paths, and a monitored peer's
-// pre-policy or Loc-RIB paths, are keyPrePolicy.
-const (
-	keyPrePolicy uint8 = iota
-	keyPostPolicy
-)
-
-const peerTypeLocRIB = 3
-
-func withView(p MonitoredPeer, view string) MonitoredPeer { p.View = view; return p }
-
-// views returns the entries of each view held of monitored peer p.
-func (s *Store) views(p MonitoredPeer) []*peerEntry {
-	var out []*peerEntry
-	for _, v := range []string{ViewPrePolicy, ViewPostPolicy} {
-		if e, ok := s.peers[withView(p, v).key()]; ok {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// shadowed reports whether k is a monitored peer's pre-policy view while
-// the store holds its post-policy view: the rules do not judge it.
-func (s *Store) shadowed(k peerKey) bool {
-	if !k.router.IsValid() || k.view != keyPrePolicy || k.typ == peerTypeLocRIB {
-		return false
-	}
-	k.view = keyPostPolicy
-	_, ok := s.peers[k]
-	return ok
-}
 
 // dropKey identifies a dropped path: the pre-policy view and the path.
 type dropKey struct {

@@ -1,4 +1,4 @@
-package bgp
+package rib
 
 import (
 	"net/netip"
@@ -17,7 +17,7 @@ func TestStoreViews(t *testing.T) {
 	now := time.Date(2026, 11, 25, 17, 0, 0, 0, time.UTC)
 	s.now = func() time.Time { return now }
 	tor, node := netip.MustParseAddr("127.0.0.1"), netip.MustParseAddr("127.0.1.12")
-	peer := MonitoredPeer{Router: tor, Address: node}
+	peer := Peer{Router: tor, Address: node}
 	pre, post := withView(peer, ViewPrePolicy), withView(peer, ViewPostPolicy)
 	attrs := &validator.Attributes{Peer: node, NextHop: netip.MustParseAddr("10.0.0.12"), PeerASN: 65010}
 	nlri := func(ps ...string) []NLRI {
@@ -34,9 +34,9 @@ func TestStoreViews(t *testing.T) {
 		}
 		return out
 	}
-	s.MonitoredUp(peer, PeerInfo{Address: node, ASN: 65010})
-	s.SetMonitoredView(peer, "tor1", ViewPrePolicy)
-	s.MonitoredUpdate(pre, attrs, nlri("10.244.2.0/24", "10.244.3.0/24"), nil)
+	s.Up(peer, PeerInfo{Address: node, ASN: 65010})
+	s.SetView(peer, "tor1", ViewPrePolicy)
+	s.updateNow(pre, attrs, nlri("10.244.2.0/24", "10.244.3.0/24"), nil)
 	if rs, _ := s.Routes(); !slices.Equal(prefixes(rs), []string{"10.244.2.0/24", "10.244.3.0/24"}) {
 		t.Errorf("pre-policy only: rules get %v, want the pre-policy view", prefixes(rs))
 	}
@@ -44,8 +44,8 @@ func TestStoreViews(t *testing.T) {
 		t.Errorf("no post-policy view yet: drops %v, want none", d)
 	}
 
-	s.SetMonitoredView(peer, "tor1", ViewPostPolicy)
-	s.MonitoredUpdate(post, attrs, nlri("10.244.3.0/24"), nil)
+	s.SetView(peer, "tor1", ViewPostPolicy)
+	s.updateNow(post, attrs, nlri("10.244.3.0/24"), nil)
 	if rs, _ := s.Routes(); !slices.Equal(prefixes(rs), []string{"10.244.3.0/24"}) {
 		t.Errorf("with post-policy: rules get %v, want the post-policy view", prefixes(rs))
 	}
@@ -70,11 +70,11 @@ func TestStoreViews(t *testing.T) {
 	}
 
 	// The policy lets it through: the drop resolves, the version moves.
-	s.MonitoredUpdate(post, attrs, nlri("10.244.2.0/24"), nil)
+	s.updateNow(post, attrs, nlri("10.244.2.0/24"), nil)
 	if d, v3 := s.PolicyDrops(); len(d) != 0 || v3 == v1 {
 		t.Errorf("after the fix: drops %v, version %d (was %d)", d, v3, v1)
 	}
-	s.MonitoredDown(peer)
+	s.Down(peer, "down", 0)
 	if rs, _ := s.Routes(); len(rs) != 0 || len(s.MonitoredPeers()) != 0 {
 		t.Errorf("after Peer Down: %d routes, peers %+v", len(rs), s.MonitoredPeers())
 	}

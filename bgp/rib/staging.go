@@ -1,4 +1,4 @@
-package bgp
+package rib
 
 import (
 	"net/netip"
@@ -23,7 +23,7 @@ type stagedTable struct {
 	withdrawn []pathKey
 }
 
-// stagePaths is UpdatePaths for a direct peer in its initial sync: nothing
+// stagePaths is Update for a direct peer in its initial sync: nothing
 // changes for readers until publishStaged. While a peer stages, nothing else
 // may write its visible paths (initialSync sends all of a peer's UPDATEs one
 // way or the other, under its own lock), or publication would reorder them.

@@ -1,4 +1,4 @@
-package bgp
+package rib
 
 import (
 	"fmt"
@@ -31,14 +31,14 @@ func TestStoreStagedMatchesUpdates(t *testing.T) {
 		now := time.Unix(1e9, 0)
 		staged.now, direct.now = func() time.Time { return now }, func() time.Time { return now }
 		for _, s := range []*Store{staged, direct} {
-			s.PeerUp(PeerInfo{Address: peer, State: "established"})
+			s.Up(Direct(peer), PeerInfo{Address: peer, State: "established"})
 		}
 		if r.IntN(2) == 0 { // paths kept stale through a restart
 			a, n := randAttrs(), randNLRI()
 			for _, s := range []*Store{staged, direct} {
-				s.UpdatePaths(peer, a, n, nil)
-				s.PeerDown(peer, "idle", time.Minute)
-				s.PeerUp(PeerInfo{Address: peer, State: "established"})
+				s.updateNow(Direct(peer), a, n, nil)
+				s.Down(Direct(peer), "idle", time.Minute)
+				s.Up(Direct(peer), PeerInfo{Address: peer, State: "established"})
 			}
 		}
 		expireAt := r.IntN(8)
@@ -50,7 +50,7 @@ func TestStoreStagedMatchesUpdates(t *testing.T) {
 			}
 			a, ann, wd := randAttrs(), randNLRI(), randNLRI()
 			staged.stagePaths(peer, a, ann, wd)
-			direct.UpdatePaths(peer, a, ann, wd)
+			direct.updateNow(Direct(peer), a, ann, wd)
 		}
 		for i := range 8 {
 			step(i)

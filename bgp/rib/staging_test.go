@@ -1,4 +1,4 @@
-package bgp
+package rib
 
 import (
 	"net/netip"
@@ -51,11 +51,11 @@ func TestStoreStagedTable(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := NewStore()
-			s.PeerUp(PeerInfo{Address: peer, State: "established"})
+			s.Up(Direct(peer), PeerInfo{Address: peer, State: "established"})
 			if tc.before != nil {
-				s.UpdatePaths(peer, attrs(), nlri(tc.before...), nil)
-				s.PeerDown(peer, "idle", time.Minute) // kept stale
-				s.PeerUp(PeerInfo{Address: peer, State: "established"})
+				s.updateNow(Direct(peer), attrs(), nlri(tc.before...), nil)
+				s.Down(Direct(peer), "idle", time.Minute) // kept stale
+				s.Up(Direct(peer), PeerInfo{Address: peer, State: "established"})
 			}
 			held, version := s.Len(), s.Version()
 			tc.stage(s)
@@ -97,11 +97,11 @@ func TestInitialSyncStagesInTheStore(t *testing.T) {
 	peer := netip.MustParseAddr("127.0.0.2")
 	s := NewStore()
 	initial := newInitialSync(storeSync{s})
-	s.PeerUp(PeerInfo{Address: peer, State: "established"})
+	s.Up(Direct(peer), PeerInfo{Address: peer, State: "established"})
 	initial.peerUp(peer, []string{"ipv4-unicast", "ipv6-unicast"})
-	batch := func(p string) *pathBatch {
-		return &pathBatch{attrs: validator.Attributes{Peer: peer, NextHop: peer},
-			announced: []NLRI{{Prefix: netip.MustParsePrefix(p)}}}
+	batch := func(p string) *Paths {
+		return &Paths{Attrs: validator.Attributes{Peer: peer, NextHop: peer},
+			Announced: []NLRI{{Prefix: netip.MustParsePrefix(p)}}}
 	}
 	shown := func(when string, want int) {
 		t.Helper()
@@ -116,7 +116,7 @@ func TestInitialSyncStagesInTheStore(t *testing.T) {
 	endOfRIB := func(family string, isV6 bool, want int) {
 		t.Helper()
 		var atEoR int
-		initial.endOfRIB(peer, family, isV6, func() { atEoR = s.Len(); s.EndOfRIB(peer, family, isV6) })
+		initial.endOfRIB(peer, family, isV6, func() { atEoR = s.Len(); s.endOfRIB(peerKey{addr: peer}, family, isV6) })
 		if atEoR != want {
 			t.Fatalf("at the %s End-of-RIB %d paths, want %d", family, atEoR, want)
 		}

@@ -1,4 +1,4 @@
-package bgp
+package rib
 
 import (
 	"fmt"
@@ -33,19 +33,19 @@ func TestStoreGracefulRestart(t *testing.T) {
 			then: func(s *Store) { s.ExpireStale(now.Add(9 * time.Second)) }},
 		{name: "peer back, re-announces IPv4, End-of-RIB for both", keep: 10 * time.Second, wantRoute: 1,
 			then: func(s *Store) {
-				s.PeerUp(PeerInfo{Address: peer})
-				s.Update(peer, []validator.Route{v4}, nil)
-				s.EndOfRIB(peer, "ipv4-unicast", false)
-				s.EndOfRIB(peer, "ipv6-unicast", true)
+				s.Up(Direct(peer), PeerInfo{Address: peer})
+				s.UpdateRoutes(peer, []validator.Route{v4}, nil)
+				s.EndOfRIB(Direct(peer), "ipv4-unicast", false)
+				s.EndOfRIB(Direct(peer), "ipv6-unicast", true)
 			}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := NewStore()
 			s.now = func() time.Time { return now }
-			s.PeerUp(PeerInfo{Address: peer})
-			s.Update(peer, []validator.Route{v4, v6}, nil)
-			s.PeerDown(peer, "idle", tc.keep)
+			s.Up(Direct(peer), PeerInfo{Address: peer})
+			s.UpdateRoutes(peer, []validator.Route{v4, v6}, nil)
+			s.Down(Direct(peer), "idle", tc.keep)
 			if tc.then != nil {
 				tc.then(s)
 			}
@@ -77,11 +77,11 @@ func TestStoreEndOfRIBPerFamily(t *testing.T) {
 	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	deadline := now.Add(10 * time.Second)
 	back := func(s *Store, announced ...validator.Route) {
-		s.PeerUp(PeerInfo{Address: peer})
-		s.Update(peer, announced, nil)
+		s.Up(Direct(peer), PeerInfo{Address: peer})
+		s.UpdateRoutes(peer, announced, nil)
 	}
-	eor4 := func(s *Store) { s.EndOfRIB(peer, "ipv4-unicast", false) }
-	eor6 := func(s *Store) { s.EndOfRIB(peer, "ipv6-unicast", true) }
+	eor4 := func(s *Store) { s.EndOfRIB(Direct(peer), "ipv4-unicast", false) }
+	eor6 := func(s *Store) { s.EndOfRIB(Direct(peer), "ipv6-unicast", true) }
 	cases := []struct {
 		name      string
 		keep      time.Duration // 0: the session never went down
@@ -123,10 +123,10 @@ func TestStoreEndOfRIBPerFamily(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := NewStore()
 			s.now = func() time.Time { return now }
-			s.PeerUp(PeerInfo{Address: peer})
-			s.Update(peer, []validator.Route{v4a, v4b, v6a, v6b}, nil)
+			s.Up(Direct(peer), PeerInfo{Address: peer})
+			s.UpdateRoutes(peer, []validator.Route{v4a, v4b, v6a, v6b}, nil)
 			if tc.keep > 0 {
-				s.PeerDown(peer, "idle", tc.keep)
+				s.Down(Direct(peer), "idle", tc.keep)
 			}
 			tc.then(s)
 			rs, _ := s.Routes()
@@ -195,9 +195,9 @@ func TestStoreRoundTrip(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := NewStore()
 			for _, r := range tc.announced {
-				s.Update(peer, []validator.Route{r}, nil)
+				s.UpdateRoutes(peer, []validator.Route{r}, nil)
 			}
-			s.Update(peer, nil, tc.withdrawn)
+			s.UpdateRoutes(peer, nil, tc.withdrawn)
 			got, _ := s.Routes()
 			key := func(r validator.Route) string {
 				return fmt.Sprintf("%v #%d %v %+v", r.Prefix, r.PathID, r.Stale, *r.Attributes)
@@ -208,7 +208,7 @@ func TestStoreRoundTrip(t *testing.T) {
 			if n := len(s.attrs.byKey); n != tc.wantSets {
 				t.Errorf("%d attribute sets held, want %d", n, tc.wantSets)
 			}
-			s.PeerDown(peer, "idle", 0)
+			s.Down(Direct(peer), "idle", 0)
 			if n := len(s.attrs.byKey); n != 0 {
 				t.Errorf("%d attribute sets held after the peer went down, want 0", n)
 			}
@@ -230,15 +230,15 @@ func sortedBy[T any](s []T, key func(T) string) []string {
 // Routes, and a peer down drops only that peer's.
 func TestStoreMonitoredPeers(t *testing.T) {
 	node := netip.MustParseAddr("10.0.0.11")
-	tor1 := MonitoredPeer{Router: netip.MustParseAddr("10.0.0.1"), Address: node}
-	tor2 := MonitoredPeer{Router: netip.MustParseAddr("10.0.0.2"), Address: node}
+	tor1 := Peer{Router: netip.MustParseAddr("10.0.0.1"), Address: node}
+	tor2 := Peer{Router: netip.MustParseAddr("10.0.0.2"), Address: node}
 	attrs := &validator.Attributes{Peer: node, NextHop: node, PeerASN: 65010}
 	s := NewStore()
-	s.Update(node, []validator.Route{{Prefix: netip.MustParsePrefix("10.244.0.0/24"),
+	s.UpdateRoutes(node, []validator.Route{{Prefix: netip.MustParsePrefix("10.244.0.0/24"),
 		Attributes: &validator.Attributes{Peer: node}}}, nil)
-	for _, p := range []MonitoredPeer{tor1, tor2} {
-		s.MonitoredUp(p, PeerInfo{Address: node, BMP: &BMPInfo{Router: p.Router}})
-		s.MonitoredUpdate(p, attrs, []NLRI{{Prefix: netip.MustParsePrefix("10.244.1.0/24")},
+	for _, p := range []Peer{tor1, tor2} {
+		s.Up(p, PeerInfo{Address: node, BMP: &BMPInfo{Router: p.Router}})
+		s.updateNow(p, attrs, []NLRI{{Prefix: netip.MustParsePrefix("10.244.1.0/24")},
 			{Prefix: netip.MustParsePrefix("10.244.2.0/24")}}, nil)
 	}
 	if rs, _ := s.Routes(); len(rs) != 5 {
@@ -250,7 +250,7 @@ func TestStoreMonitoredPeers(t *testing.T) {
 	if ps := s.MonitoredPeers(); len(ps) != 2 || ps[0].Routes != 2 || ps[1].BMP.Router != tor2.Router {
 		t.Errorf("monitored peers %+v, want two with 2 routes each", ps)
 	}
-	s.MonitoredDown(tor1)
+	s.Down(tor1, "down", 0)
 	if rs, _ := s.Routes(); len(rs) != 3 {
 		t.Errorf("%d routes after tor1's peer down, want 3", len(rs))
 	}
@@ -305,7 +305,7 @@ func BenchmarkStoreHeapPerRoute(b *testing.B) {
 					RouterID: peer, PeerASN: 65010, NextHop: netip.AddrFrom4([4]byte{10, 0, byte(i / 1000), 1}),
 					ASPath: []uint32{65010}, Communities: []string{"65010:100"}}})
 			}
-			s.Update(peer, batch, nil)
+			s.UpdateRoutes(peer, batch, nil)
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&after)

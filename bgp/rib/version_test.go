@@ -1,4 +1,4 @@
-package bgp
+package rib
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ func TestStoreVersionAndFreshRoutes(t *testing.T) {
 	r := validator.Route{Prefix: netip.MustParsePrefix("10.0.0.0/28"),
 		Attributes: &validator.Attributes{NextHop: netip.MustParseAddr("10.1.0.1"), Peer: peer}}
 	v0 := s.Version()
-	s.Update(peer, []validator.Route{r}, nil)
+	s.UpdateRoutes(peer, []validator.Route{r}, nil)
 	v1 := s.Version()
 	if v1 == v0 {
 		t.Fatalf("version %d did not change with an announcement", v1)
@@ -33,7 +33,7 @@ func TestStoreVersionAndFreshRoutes(t *testing.T) {
 	if b[0].PathID != r.PathID {
 		t.Fatalf("two FreshRoutes calls share their slice")
 	}
-	s.Update(peer, nil, []validator.Route{r})
+	s.UpdateRoutes(peer, nil, []validator.Route{r})
 	if v2 := s.Version(); v2 == v1 {
 		t.Fatalf("version %d did not change with a withdrawal", v2)
 	}
@@ -47,15 +47,15 @@ func TestStoreVersionAndFreshRoutes(t *testing.T) {
 // (direct before BMP-monitored), then ADD-PATH ID, whatever order they came in.
 func TestStoreRoutesInPrefixOrder(t *testing.T) {
 	a, b := netip.MustParseAddr("127.0.0.2"), netip.MustParseAddr("127.0.0.3")
-	tor := MonitoredPeer{Router: netip.MustParseAddr("10.0.0.1"), Address: a}
+	tor := Peer{Router: netip.MustParseAddr("10.0.0.1"), Address: a}
 	nlri := func(p string, id uint32) NLRI { return NLRI{Prefix: netip.MustParsePrefix(p), PathID: id} }
 	s := NewStore()
-	s.UpdatePaths(b, &validator.Attributes{Peer: b}, []NLRI{nlri("fd00::/64", 0), nlri("10.0.1.0/24", 0),
+	s.updateNow(Direct(b), &validator.Attributes{Peer: b}, []NLRI{nlri("fd00::/64", 0), nlri("10.0.1.0/24", 0),
 		nlri("10.0.0.0/24", 2), nlri("10.0.0.0/24", 1)}, nil)
-	s.UpdatePaths(a, &validator.Attributes{Peer: a}, []NLRI{nlri("10.0.1.0/24", 0), nlri("10.0.0.0/16", 0),
+	s.updateNow(Direct(a), &validator.Attributes{Peer: a}, []NLRI{nlri("10.0.1.0/24", 0), nlri("10.0.0.0/16", 0),
 		nlri("10.0.0.0/24", 0), nlri("9.0.0.0/8", 0)}, nil)
-	s.MonitoredUp(tor, PeerInfo{Address: a, BMP: &BMPInfo{Router: tor.Router}})
-	s.MonitoredUpdate(tor, &validator.Attributes{Peer: a, RouterID: tor.Router}, []NLRI{nlri("10.0.1.0/24", 0)}, nil)
+	s.Up(tor, PeerInfo{Address: a, BMP: &BMPInfo{Router: tor.Router}})
+	s.updateNow(tor, &validator.Attributes{Peer: a, RouterID: tor.Router}, []NLRI{nlri("10.0.1.0/24", 0)}, nil)
 	want := []string{"9.0.0.0/8 127.0.0.2 #0", "10.0.0.0/16 127.0.0.2 #0", "10.0.0.0/24 127.0.0.2 #0",
 		"10.0.0.0/24 127.0.0.3 #1", "10.0.0.0/24 127.0.0.3 #2", "10.0.1.0/24 127.0.0.2 #0",
 		"10.0.1.0/24 127.0.0.2 #0 bmp", "10.0.1.0/24 127.0.0.3 #0", "fd00::/64 127.0.0.3 #0"}

@@ -1,4 +1,8 @@
-package bgp
+// Package speaker is a real GoBGP speaker playing a Cilium node: it connects
+// from its own address to a collector and announces routes with the node's
+// next hop. The demo's nodes are speakers, and so are the tests' and the
+// bench harness's.
+package speaker
 
 import (
 	"context"
@@ -10,18 +14,18 @@ import (
 	"github.com/osrg/gobgp/v4/pkg/packet/bgp"
 	"github.com/osrg/gobgp/v4/pkg/server"
 	"github.com/rs/zerolog"
+
+	"github.com/routewarden/routewarden/bgp/gobgplog"
 )
 
-// Speaker is a real GoBGP speaker playing a Cilium node: it connects from its
-// own address to a collector and announces routes with the node's next hop.
-// routewarden demo and the tests use it.
+// Speaker is one node's GoBGP server with its session to the collector.
 type Speaker struct {
 	srv  *server.BgpServer
 	Addr netip.Addr
 }
 
-// SpeakerConfig says who the speaker is and where the collector listens.
-type SpeakerConfig struct {
+// Config says who the speaker is and where the collector listens.
+type Config struct {
 	Local         netip.Addr // the speaker's address, also its router ID when IPv4
 	ASN           uint32
 	CollectorAddr netip.Addr
@@ -32,9 +36,9 @@ type SpeakerConfig struct {
 	Password    string
 }
 
-// StartSpeaker starts a speaker that connects to the collector.
-func StartSpeaker(ctx context.Context, cfg SpeakerConfig, log zerolog.Logger) (*Speaker, error) {
-	srv := server.NewBgpServer(gobgpLogger(log, nil))
+// Start starts a speaker that connects to the collector.
+func Start(ctx context.Context, cfg Config, log zerolog.Logger) (*Speaker, error) {
+	srv := server.NewBgpServer(gobgplog.Option(log, nil))
 	go srv.Serve()
 	err := srv.StartBgp(ctx, &api.StartBgpRequest{Global: &api.Global{Asn: cfg.ASN, RouterId: cfg.Local.String(),
 		ListenPort: -1}})
@@ -44,7 +48,8 @@ func StartSpeaker(ctx context.Context, cfg SpeakerConfig, log zerolog.Logger) (*
 	}
 	gr := cfg.RestartTime > 0
 	var afis []*api.AfiSafi
-	for _, f := range unicastFamilies {
+	for _, f := range []*api.Family{{Afi: api.Family_AFI_IP, Safi: api.Family_SAFI_UNICAST},
+		{Afi: api.Family_AFI_IP6, Safi: api.Family_SAFI_UNICAST}} {
 		afis = append(afis, &api.AfiSafi{Config: &api.AfiSafiConfig{Family: f, Enabled: true},
 			MpGracefulRestart: &api.MpGracefulRestart{Config: &api.MpGracefulRestartConfig{Enabled: gr}}})
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/routewarden/routewarden/alert/httpapi"
 	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/rib"
 	"github.com/routewarden/routewarden/config"
 	"github.com/routewarden/routewarden/validator"
 	"github.com/routewarden/routewarden/validator/continuous"
@@ -53,7 +54,7 @@ func apiSources(cfg *config.Config, loop *continuous.Loop, collector *bgp.Collec
 	}
 }
 
-func apiPeer(p bgp.PeerInfo) httpapi.Peer {
+func apiPeer(p rib.PeerInfo) httpapi.Peer {
 	out := httpapi.Peer{Address: p.Address, ASN: p.ASN, RouterID: p.RouterID, State: p.State, Dynamic: p.Dynamic,
 		Since: p.Since, Routes: p.Routes, EndOfRIB: p.EndOfRIB, Families: p.Families, RestartTime: p.RestartTime,
 		StaleUntil: p.StaleUntil}

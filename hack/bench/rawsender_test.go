@@ -6,7 +6,7 @@ import (
 
 	"github.com/osrg/gobgp/v4/pkg/packet/bgp"
 
-	"github.com/routewarden/routewarden/bgp/rawbgp"
+	"github.com/routewarden/routewarden/bgp/bgptest"
 )
 
 // TestPackedUpdatesDecode proves the raw sender's bytes are valid BGP that
@@ -31,7 +31,7 @@ func TestPackedUpdatesDecode(t *testing.T) {
 			var eor []bgp.Family
 			for off := 0; off < len(msgs); {
 				l := int(binary.BigEndian.Uint16(msgs[off+16:]))
-				if l > rawbgp.MaxMessage {
+				if l > bgptest.MaxMessage {
 					t.Fatalf("message of %d bytes", l)
 				}
 				m, err := bgp.ParseBGPMessage(msgs[off : off+l])

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/rib"
 	"github.com/routewarden/routewarden/internal/demo"
 	"github.com/routewarden/routewarden/validator"
 	"github.com/routewarden/routewarden/validator/continuous"
@@ -142,7 +143,7 @@ func runRWCollector(args []string) error {
 }
 
 // watchHeld prints "held" once the store holds want routes.
-func watchHeld(ctx context.Context, s *bgp.Store, want int) error {
+func watchHeld(ctx context.Context, s *rib.Store, want int) error {
 	t := time.NewTicker(2 * time.Millisecond)
 	defer t.Stop()
 	for {

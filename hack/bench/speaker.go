@@ -12,7 +12,7 @@ import (
 	"github.com/osrg/gobgp/v4/pkg/packet/bgp"
 	"github.com/osrg/gobgp/v4/pkg/server"
 
-	rwbgp "github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/speaker"
 )
 
 // speakerLocal is the GoBGP speaker's address (the raw sender uses 127.0.0.2).
@@ -68,7 +68,7 @@ func (s *gobgpSpeaker) load(ctx context.Context, w Workload) error {
 				nh := w.NodeAddr(k)
 				for i := k * w.PerNode; i < min((k+1)*w.PerNode, w.N); i++ {
 					p := w.Prefix(i)
-					path, err := rwbgp.UnicastPath(p, nh, localPrefAttr)
+					path, err := speaker.UnicastPath(p, nh, localPrefAttr)
 					if err == nil {
 						_, err = s.srv.AddPath(apiutil.AddPathRequest{Paths: []*apiutil.Path{path}})
 					}

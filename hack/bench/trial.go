@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/routewarden/routewarden/bgp/rawbgp"
+	"github.com/routewarden/routewarden/bgp/bgptest"
 )
 
 // Trial is one measurement: one collector, one sender, one workload.
@@ -107,7 +107,7 @@ type sender interface {
 // write; the session stays up, kept alive, until stop.
 type rawSender struct {
 	msgs []byte
-	c    *rawbgp.Conn
+	c    *bgptest.Conn
 }
 
 func (r *rawSender) start(ctx context.Context, port int) (time.Time, error) {

@@ -1,4 +1,6 @@
-package bgp
+// Package gobgplog routes GoBGP's slog logs into zerolog, for the collector
+// and the GoBGP speaker (bgp/speaker) alike.
+package gobgplog
 
 import (
 	"context"
@@ -8,38 +10,43 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// gobgpHandler is a slog.Handler that routes GoBGP's logs into zerolog, one
+// handler is a slog.Handler that routes GoBGP's logs into zerolog, one
 // level lower for GoBGP's Info and Debug (GoBGP is chatty: its Info is our
 // Debug, its Debug our Trace). observe, when set, sees every message of Info
 // and above before the level filter, with its fields: GoBGP reports protocol
-// errors only in its log (errorlog.go).
-type gobgpHandler struct {
+// errors only in its log (the collector counts them, bgp/errorlog.go).
+type handler struct {
 	l       zerolog.Logger
 	attrs   []slog.Attr // from WithAttrs: GoBGP's per-peer logger adds Topic and Key
 	group   string
 	observe func(level slog.Level, msg string, fields map[string]slog.Value)
 }
 
-// gobgpLogger returns the logger and level GoBGP's LoggerOption takes.
-func gobgpLogger(l zerolog.Logger, observe func(slog.Level, string, map[string]slog.Value)) server.ServerOption {
+// Option returns the logger and level GoBGP's LoggerOption takes.
+func Option(l zerolog.Logger, observe func(slog.Level, string, map[string]slog.Value)) server.ServerOption {
 	lv := &slog.LevelVar{}
 	lv.Set(slog.LevelInfo)
 	if l.GetLevel() <= zerolog.TraceLevel {
 		lv.Set(slog.LevelDebug)
 	}
-	return server.LoggerOption(slog.New(&gobgpHandler{l: l, observe: observe}), lv)
+	return server.LoggerOption(slog.New(NewHandler(l, observe)), lv)
+}
+
+// NewHandler returns the slog.Handler Option gives GoBGP.
+func NewHandler(l zerolog.Logger, observe func(slog.Level, string, map[string]slog.Value)) slog.Handler {
+	return &handler{l: l, observe: observe}
 }
 
 // Enabled says yes to Info and above (rare messages, some of them counted)
 // and to Debug only when zerolog traces: GoBGP logs every UPDATE and every
 // rejected path at Debug, and slog skips the record, and formatting its
 // fields, when the handler says no.
-func (h *gobgpHandler) Enabled(_ context.Context, lvl slog.Level) bool {
+func (h *handler) Enabled(_ context.Context, lvl slog.Level) bool {
 	return lvl >= slog.LevelInfo || h.l.GetLevel() <= zerolog.TraceLevel
 }
 
 // Handle counts the record (observe), then logs it.
-func (h *gobgpHandler) Handle(_ context.Context, r slog.Record) error {
+func (h *handler) Handle(_ context.Context, r slog.Record) error {
 	if h.observe != nil && r.Level >= slog.LevelInfo {
 		fields := make(map[string]slog.Value, len(h.attrs)+r.NumAttrs())
 		for _, a := range h.attrs {
@@ -87,7 +94,7 @@ func field(e *zerolog.Event, k string, v slog.Value) *zerolog.Event {
 }
 
 // WithAttrs keeps attrs for every record of the returned handler.
-func (h *gobgpHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+func (h *handler) WithAttrs(attrs []slog.Attr) slog.Handler {
 	n := *h
 	n.attrs = make([]slog.Attr, 0, len(h.attrs)+len(attrs))
 	n.attrs = append(n.attrs, h.attrs...)
@@ -98,13 +105,13 @@ func (h *gobgpHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 }
 
 // WithGroup prefixes the keys of later attributes with name.
-func (h *gobgpHandler) WithGroup(name string) slog.Handler {
+func (h *handler) WithGroup(name string) slog.Handler {
 	n := *h
 	n.group = h.key(name)
 	return &n
 }
 
-func (h *gobgpHandler) key(k string) string {
+func (h *handler) key(k string) string {
 	if h.group == "" {
 		return k
 	}
