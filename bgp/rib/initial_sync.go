@@ -7,91 +7,6 @@ import (
 	"time"
 )
 
-// isV6 reports whether the batch's first path is IPv6.
-func (b *Paths) isV6() bool {
-	for _, ns := range [][]NLRI{b.Announced, b.Withdrawn} {
-		if len(ns) > 0 {
-			return ns[0].Prefix.Addr().Is6()
-		}
-	}
-	return false
-}
-
-// mixed reports whether the batch has paths of both address families: an
-// UPDATE's batch is of one, but for an MP_REACH of one family beside an
-// MP_UNREACH of the other.
-func (b *Paths) mixed() bool {
-	v6 := b.isV6()
-	for _, ns := range [][]NLRI{b.Announced, b.Withdrawn} {
-		for _, n := range ns {
-			if n.Prefix.Addr().Is6() != v6 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// byFamily splits a mixed batch by address family.
-func (b *Paths) byFamily() []*Paths {
-	var parts [2]*Paths
-	add := func(n NLRI, withdrawn bool) {
-		i := b2i(n.Prefix.Addr().Is6())
-		if parts[i] == nil {
-			parts[i] = &Paths{Attrs: b.Attrs}
-		}
-		if withdrawn {
-			parts[i].Withdrawn = append(parts[i].Withdrawn, n)
-		} else {
-			parts[i].Announced = append(parts[i].Announced, n)
-		}
-	}
-	for _, n := range b.Withdrawn {
-		add(n, true)
-	}
-	for _, n := range b.Announced {
-		add(n, false)
-	}
-	return []*Paths{parts[0], parts[1]}
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// syncStore is where initialSync sends a peer's paths: straight in (apply),
-// or, during the peer's initial sync, into its staged table (stage), which
-// publish makes its paths.
-type syncStore interface {
-	apply(peer netip.Addr, b *Paths)
-	stage(peer netip.Addr, b *Paths)
-	publish(peer netip.Addr)
-	publishFamily(peer netip.Addr, isV6 bool)
-}
-
-// storeSync is the Store as a syncStore.
-type storeSync struct{ s *Store }
-
-func (t storeSync) apply(peer netip.Addr, b *Paths) {
-	t.s.mu.Lock()
-	defer t.s.mu.Unlock()
-	t.s.apply(peerKey{addr: peer}, b)
-	t.s.bump()
-}
-
-func (t storeSync) stage(peer netip.Addr, b *Paths) {
-	t.s.stagePaths(peer, &b.Attrs, b.Announced, b.Withdrawn)
-}
-
-func (t storeSync) publish(peer netip.Addr) { t.s.publishStaged(peer) }
-
-func (t storeSync) publishFamily(peer netip.Addr, isV6 bool) {
-	t.s.publishStagedFamily(peer, isV6)
-}
-
 // Initial-sync batching: while a peer sends its initial table (from
 // Established until its End-of-RIB), its paths are staged in the store and
 // published in one go at End-of-RIB, instead of one store update per UPDATE
@@ -232,4 +147,34 @@ func (s *initialSync) flushLocked(peer netip.Addr) {
 		sp.timer.Stop()
 	}
 	s.store.publish(peer)
+}
+
+// syncStore is where initialSync sends a peer's paths: straight in (apply),
+// or, during the peer's initial sync, into its staged table (stage), which
+// publish makes its paths.
+type syncStore interface {
+	apply(peer netip.Addr, b *Paths)
+	stage(peer netip.Addr, b *Paths)
+	publish(peer netip.Addr)
+	publishFamily(peer netip.Addr, isV6 bool)
+}
+
+// storeSync is the Store as a syncStore.
+type storeSync struct{ s *Store }
+
+func (t storeSync) apply(peer netip.Addr, b *Paths) {
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
+	t.s.apply(peerKey{addr: peer}, b)
+	t.s.bump()
+}
+
+func (t storeSync) stage(peer netip.Addr, b *Paths) {
+	t.s.stagePaths(peer, &b.Attrs, b.Announced, b.Withdrawn)
+}
+
+func (t storeSync) publish(peer netip.Addr) { t.s.publishStaged(peer) }
+
+func (t storeSync) publishFamily(peer netip.Addr, isV6 bool) {
+	t.s.publishStagedFamily(peer, isV6)
 }

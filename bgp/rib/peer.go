@@ -99,3 +99,58 @@ type BMPInfo struct {
 	// Updated is when the view last changed (a Route Monitoring message).
 	Updated time.Time `json:"updated,omitzero"`
 }
+
+// isV6 reports whether the first path is IPv6.
+func (b *Paths) isV6() bool {
+	for _, ns := range [][]NLRI{b.Announced, b.Withdrawn} {
+		if len(ns) > 0 {
+			return ns[0].Prefix.Addr().Is6()
+		}
+	}
+	return false
+}
+
+// mixed reports whether b has paths of both address families: an
+// UPDATE's Paths are of one, but for an MP_REACH of one family beside an
+// MP_UNREACH of the other.
+func (b *Paths) mixed() bool {
+	v6 := b.isV6()
+	for _, ns := range [][]NLRI{b.Announced, b.Withdrawn} {
+		for _, n := range ns {
+			if n.Prefix.Addr().Is6() != v6 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// byFamily splits mixed Paths by address family.
+func (b *Paths) byFamily() []*Paths {
+	var parts [2]*Paths
+	add := func(n NLRI, withdrawn bool) {
+		i := b2i(n.Prefix.Addr().Is6())
+		if parts[i] == nil {
+			parts[i] = &Paths{Attrs: b.Attrs}
+		}
+		if withdrawn {
+			parts[i].Withdrawn = append(parts[i].Withdrawn, n)
+		} else {
+			parts[i].Announced = append(parts[i].Announced, n)
+		}
+	}
+	for _, n := range b.Withdrawn {
+		add(n, true)
+	}
+	for _, n := range b.Announced {
+		add(n, false)
+	}
+	return []*Paths{parts[0], parts[1]}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -269,9 +269,9 @@ func TestAttrKeyCoversRoute(t *testing.T) {
 		by   string
 	}{
 		{reflect.TypeFor[validator.Attributes](), []string{"NextHop", "Peer", "PeerASN", "RouterID", "ASPath",
-			"Communities"}, "attrKey (store_paths.go)"},
+			"Communities"}, "attrKey (attrs.go)"},
 		{reflect.TypeFor[validator.Route](), []string{"Prefix", "Attributes", "Stale", "PathID"},
-			"the path tables (store_paths.go)"},
+			"the path tables (paths.go)"},
 	} {
 		var fields []string
 		for f := range tc.typ.Fields() {
