@@ -62,22 +62,19 @@ func (s *Store) SetView(p Peer, sysName, view string) {
 
 // Clear drops a monitored peer's paths, of every view, and keeps the peer
 // (a new BMP session re-sends the full table).
-func (s *Store) Clear(p Peer) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, e := range s.views(p) {
-		s.drop(e, nil)
-		s.bump()
-	}
-}
+func (s *Store) Clear(p Peer) { s.dropViews(p, false) }
 
 // monitoredDown forgets a monitored peer and drops its paths, of every view.
-func (s *Store) monitoredDown(p Peer) {
+func (s *Store) monitoredDown(p Peer) { s.dropViews(p, true) }
+
+func (s *Store) dropViews(p Peer, forget bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, e := range s.views(p) {
 		s.drop(e, nil)
-		delete(s.peers, e.key)
+		if forget {
+			delete(s.peers, e.key)
+		}
 		s.bump()
 	}
 }
