@@ -70,10 +70,10 @@ func (s *Store) endOfRIBLocked(e *peerEntry, family string, isV6 bool) {
 
 // Down handles a session that ended. A monitored peer is forgotten with the
 // paths of every view (BMP Peer Down, or the end of the BMP session that
-// monitored it). A direct peer is left in state: what it staged is
-// published, then its paths are dropped (GoBGP sends no withdrawals), or,
-// when graceful restart was negotiated, kept as stale until keep has passed
-// (ExpireStale drops them then).
+// monitored it; state and keep do not apply). A direct peer is left in
+// state: what it staged is published, then its paths are dropped (GoBGP
+// sends no withdrawals), or, when graceful restart was negotiated, kept as
+// stale until keep has passed (ExpireStale drops them then).
 func (s *Store) Down(p Peer, state string, keep time.Duration) {
 	if p.Monitored() {
 		s.monitoredDown(p)
