@@ -45,7 +45,7 @@ func TestRouteMonitoringApply(t *testing.T) {
 			u:    wire.Update{MPAnnounced: nlri("fd00:1::/64"), MPNextHop: netip.IPv6Unspecified(), EoR: []string{"ipv6-unicast"}},
 			want: []string{"update 10.0.0.11 peer=10.0.0.11 nh=invalid IP as=[] +[{fd00:1::/64 0}] -[]", "eor 10.0.0.11 ipv6-unicast v6=true"}},
 		{name: "a Loc-RIB's own and learned paths", peer: Peer{Router: tor, Type: peerTypeLocRIB}, typ: peerTypeLocRIB,
-			u: wire.Update{Announced: nlri("10.244.2.0/24"), NextHop: tor, ASPath: []uint32{65010}, OtherFamilies: 2},
+			u:    wire.Update{Announced: nlri("10.244.2.0/24"), NextHop: tor, ASPath: []uint32{65010}, OtherFamilies: 2},
 			want: []string{}, ignored: []string{"other-family 2", "loc-rib-learned 1"}},
 		{name: "a Loc-RIB's own path", peer: Peer{Router: tor, Type: peerTypeLocRIB}, typ: peerTypeLocRIB,
 			u:    wire.Update{Announced: nlri("10.244.2.0/24"), NextHop: netip.IPv4Unspecified()},
