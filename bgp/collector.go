@@ -14,21 +14,22 @@ import (
 	"github.com/osrg/gobgp/v4/pkg/server"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
+
+	"github.com/routewarden/routewarden/bgp/gobgplog"
+	"github.com/routewarden/routewarden/bgp/rib"
 )
 
 // Collector is the passive BGP peer.
 type Collector struct {
 	cfg     Config
 	log     zerolog.Logger
-	store   *Store
+	store   *rib.Store
 	metrics *metrics
 	srv     *server.BgpServer
 	// mu guards cfg and static, which Reconfigure replaces while watches read them.
 	mu     sync.RWMutex
 	static map[netip.Addr]bool
-	// sync holds back each peer's initial table until its End-of-RIB.
-	sync *initialSync
-	feed *routeFeed
+	feed   *routeFeed
 	// Two guards keep the collector from advertising: the never-advertise
 	// policy and a global RIB without the neighbors' families. Only the tests
 	// proving that each guard holds alone take one away.
@@ -43,12 +44,11 @@ func NewCollector(cfg Config, log zerolog.Logger, reg prometheus.Registerer) (*C
 	if err := cfg.checkPasswords(); err != nil {
 		return nil, err
 	}
-	c := &Collector{cfg: cfg, log: log.With().Str("component", "bgp").Logger(), store: NewStore(),
+	c := &Collector{cfg: cfg, log: log.With().Str("component", "bgp").Logger(), store: rib.NewStore(),
 		static: map[netip.Addr]bool{}}
 	for _, n := range cfg.Neighbors {
 		c.static[n.Address] = true
 	}
-	c.sync = newInitialSync(storeSync{c.store})
 	m, err := newMetrics(reg, c.store)
 	if err != nil {
 		return nil, err
@@ -57,8 +57,8 @@ func NewCollector(cfg Config, log zerolog.Logger, reg prometheus.Registerer) (*C
 	return c, nil
 }
 
-// Store returns the collector's route store.
-func (c *Collector) Store() *Store { return c.store }
+// Store returns the collector's RIB.
+func (c *Collector) Store() *rib.Store { return c.store }
 
 func (c *Collector) isStatic(addr netip.Addr) bool {
 	c.mu.RLock()
@@ -68,7 +68,7 @@ func (c *Collector) isStatic(addr netip.Addr) bool {
 
 // Run starts the BGP server and runs until ctx ends.
 func (c *Collector) Run(ctx context.Context) error {
-	srv := server.NewBgpServer(gobgpLogger(c.log, c.metrics.observe))
+	srv := server.NewBgpServer(gobgplog.Option(c.log, c.metrics.observe))
 	go srv.Serve()
 	c.srv = srv
 	defer srv.Stop() // GoBGP v4's Stop stops BGP too (StopBgp)

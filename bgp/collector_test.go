@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
+	"github.com/routewarden/routewarden/bgp/rib"
 	"github.com/routewarden/routewarden/validator"
 )
 
@@ -20,7 +21,7 @@ func testConfig(port int32, gr bool) Config {
 		Dynamic: []DynamicRange{{Prefix: netip.MustParsePrefix("127.0.1.0/24")}}}
 }
 
-func routesOf(s *Store, peer string) map[string]validator.Route {
+func routesOf(s *rib.Store, peer string) map[string]validator.Route {
 	out := map[string]validator.Route{}
 	rs, _ := s.Routes()
 	for _, r := range rs {
@@ -209,10 +210,10 @@ func TestWarmedUpWaitsForEveryFamily(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tc.families != nil || tc.eors != nil {
-				c.store.PeerUp(PeerInfo{Address: peer, ASN: 65010, Families: tc.families})
+				c.store.Up(rib.Direct(peer), rib.PeerInfo{Address: peer, ASN: 65010, Families: tc.families})
 			}
 			for _, f := range tc.eors {
-				c.store.EndOfRIB(peer, f, f == "ipv6-unicast")
+				c.store.EndOfRIB(rib.Direct(peer), f, f == "ipv6-unicast")
 			}
 			if got := c.WarmedUp(); got != tc.want {
 				t.Errorf("WarmedUp() = %v, want %v", got, tc.want)

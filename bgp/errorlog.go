@@ -11,7 +11,7 @@ import (
 // GoBGP reports protocol errors (RFC 7606 treat-as-withdraw, session resets,
 // NOTIFICATIONs, the prefix limit) only in its log: neither its API nor its
 // watch events carry them. observe counts them on their way to zerolog
-// (gobgpHandler calls it with every message of Info and above).
+// (gobgplog calls it with every message of Info and above).
 
 // updateErrorActions maps GoBGP's warnings about a broken UPDATE to the
 // RFC 7606 action taken. GoBGP v4 turns an AFI/SAFI disable into a session

@@ -10,6 +10,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
+	"github.com/routewarden/routewarden/bgp/gobgplog"
+	"github.com/routewarden/routewarden/bgp/rib"
 	"github.com/routewarden/routewarden/internal/logbuf"
 )
 
@@ -39,12 +41,12 @@ func TestCountErrors(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.msg, func(t *testing.T) {
 			reg := prometheus.NewRegistry()
-			m, err := newMetrics(reg, NewStore())
+			m, err := newMetrics(reg, rib.NewStore())
 			if err != nil {
 				t.Fatal(err)
 			}
 			buf := &logbuf.Buffer{}
-			l := slog.New(&gobgpHandler{l: zerolog.New(buf), observe: m.observe}).
+			l := slog.New(gobgplog.NewHandler(zerolog.New(buf), m.observe)).
 				With(slog.String("Topic", "Peer"), slog.String("Key", "10.0.0.1"))
 			l.Log(context.Background(), tc.level, tc.msg, tc.fields...)
 			// GoBGP logs this for every UPDATE read past the limit, several

@@ -17,6 +17,7 @@ import (
 	"github.com/osrg/gobgp/v4/pkg/server"
 	"github.com/rs/zerolog"
 
+	"github.com/routewarden/routewarden/bgp/rib"
 	"github.com/routewarden/routewarden/bgp/wire"
 )
 
@@ -71,7 +72,7 @@ type routeFeed struct {
 	// buffered is what the feed had read but not applied after the last message.
 	buffered int
 	upd      wire.Update
-	batch    pathBatch
+	rm       *rib.RouteMonitoring
 }
 
 // feedPeer is what the feed knows about one peer's current session.
@@ -103,7 +104,7 @@ func newRouteFeed(c *Collector) (*routeFeed, error) {
 	_, _ = rand.Read(token)
 	return &routeFeed{c: c, ln: ln, token: "routewarden-" + hex.EncodeToString(token), ready: make(chan struct{}),
 		rt: &restartTimes{m: map[netip.Addr]time.Duration{}}, peers: map[netip.Addr]*feedPeer{},
-		kick:       make(chan struct{}, 1),
+		kick: make(chan struct{}, 1), rm: rib.NewRouteMonitoring(c.store, nil),
 		sampledLog: c.log.Sample(&zerolog.BurstSampler{Burst: 10, Period: time.Minute})}, nil
 }
 

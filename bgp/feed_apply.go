@@ -10,8 +10,8 @@ import (
 	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
 	gbmp "github.com/osrg/gobgp/v4/pkg/packet/bmp"
 
+	"github.com/routewarden/routewarden/bgp/rib"
 	"github.com/routewarden/routewarden/bgp/wire"
-	"github.com/routewarden/routewarden/validator"
 )
 
 // handle applies one message of the feed.
@@ -64,9 +64,8 @@ func (f *routeFeed) peerUp(ctx context.Context, msg []byte) error {
 	c.log.Info().Str("peer", h.Addr.String()).Uint32("asn", h.AS).Str("routerId", h.BGPID.String()).
 		Msg("BGP session established")
 	families := p.gobgp.familyNames()
-	c.store.PeerUp(PeerInfo{Address: h.Addr, ASN: h.AS, RouterID: h.BGPID.String(), Dynamic: !c.isStatic(h.Addr),
-		Families: families})
-	c.sync.peerUp(h.Addr, families)
+	c.store.Up(rib.Direct(h.Addr), rib.PeerInfo{Address: h.Addr, ASN: h.AS, RouterID: h.BGPID.String(),
+		Dynamic: !c.isStatic(h.Addr), Families: families})
 	go c.readRestartTime(ctx, h.Addr, f.rt)
 	return nil
 }
@@ -84,14 +83,14 @@ func (f *routeFeed) peerDown(msg []byte) error {
 	f.applyDueLocked(time.Now(), h.Addr)
 	p.up = false
 	c := f.c
-	c.sync.flush(h.Addr) // what arrived before the session ended, then the end
 	keep := time.Duration(0)
 	if gracefulDown(msg) {
 		keep = c.keepStale(h.Addr, f.rt)
 	}
 	if keep > 0 {
 		// GoBGP keeps only the families the peer's graceful-restart
-		// capability lists (RFC 4724 §3); the others go now.
+		// capability lists (RFC 4724 §3); the others go now, before what
+		// the peer staged is published.
 		if !slices.Contains(p.preserved, gobgp.RF_IPv4_UC) {
 			c.store.DropFamily(h.Addr, false)
 		}
@@ -100,7 +99,7 @@ func (f *routeFeed) peerDown(msg []byte) error {
 		}
 	}
 	c.log.Warn().Str("peer", h.Addr.String()).Uint32("asn", h.AS).Dur("keepStale", keep).Msg("BGP session down")
-	c.store.PeerDown(h.Addr, "idle", keep)
+	c.store.Down(rib.Direct(h.Addr), "idle", keep)
 	return nil
 }
 
@@ -114,8 +113,7 @@ func (f *routeFeed) removed(peer netip.Addr) {
 	if p := f.peers[peer]; p != nil {
 		p.up = false
 	}
-	f.c.sync.flush(peer)
-	f.c.store.PeerDown(peer, "removed", 0)
+	f.c.store.Down(rib.Direct(peer), "removed", 0)
 	f.c.store.Forget(peer)
 }
 
@@ -159,18 +157,7 @@ func (f *routeFeed) routeMonitoring(msg []byte) {
 		// An AS loop: GoBGP rejects such paths (RFC 4271 9.1.2).
 		u.TreatAsWithdraw()
 	}
-	b := &f.batch
-	b.attrs = validator.Attributes{Peer: h.Addr, PeerASN: h.AS, RouterID: h.BGPID, ASPath: u.ASPath,
-		Communities: u.Communities}
-	if len(u.Announced) > 0 || len(u.Withdrawn) > 0 {
-		b.attrs.NextHop, b.announced, b.withdrawn = u.NextHop, u.Announced, u.Withdrawn
-		f.c.sync.update(h.Addr, b)
-	}
-	if len(u.MPAnnounced) > 0 || len(u.MPWithdrawn) > 0 {
-		b.attrs.NextHop, b.announced, b.withdrawn = u.MPNextHop, u.MPAnnounced, u.MPWithdrawn
-		f.c.sync.update(h.Addr, b)
-	}
-	*b = pathBatch{}
+	f.rm.Apply(rib.Direct(h.Addr), h, u)
 }
 
 // endOfRIB takes an End-of-RIB from the watch; it is applied once the feed
@@ -222,7 +209,7 @@ func (f *routeFeed) applyDueLocked(now time.Time, only netip.Addr) {
 			}
 		case p.session > e.session || !p.up: // an ended session's
 		case e.peer == only || now.Sub(p.lastPath) >= feedQuiet && f.drained() || now.Sub(e.posted) >= feedEoRMaxWait:
-			f.c.sync.endOfRIB(e.peer, e.family, e.isV6, func() { f.c.store.EndOfRIB(e.peer, e.family, e.isV6) })
+			f.c.store.EndOfRIB(rib.Direct(e.peer), e.family, e.isV6)
 		default:
 			kept = append(kept, e)
 		}

@@ -17,11 +17,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
-	"github.com/routewarden/routewarden/bgp/rawbgp"
+	"github.com/routewarden/routewarden/bgp/bgptest"
+	"github.com/routewarden/routewarden/bgp/gobgplog"
 )
 
 // BenchmarkRouteFeed compares the route feed (GoBGP's BMP client to a
-// loopback listener, UPDATEs decoded by bgp/wire, into the Store) with GoBGP
+// loopback listener, UPDATEs decoded by bgp/wire, into the RIB) with GoBGP
 // v4's native watch (WatchUpdate: a callback with apiutil.Path values, here
 // only read for prefix, next hop and AS path, not stored): the time from the
 // first UPDATE a raw neighbor sends to the last path delivered (and the
@@ -39,7 +40,7 @@ func BenchmarkRouteFeed(b *testing.B) {
 	}
 	a := rawAttrs("10.0.0.1")
 	a.AddPath, a.PathID = false, 0
-	msgs, err := rawbgp.PackUpdates(prefixes, a)
+	msgs, err := bgptest.PackUpdates(prefixes, a)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func startFeedUnderTest(b *testing.B, feed string, port int32) (held func() int,
 				<-done
 			}
 	}
-	srv := server.NewBgpServer(gobgpLogger(zerolog.Nop(), nil))
+	srv := server.NewBgpServer(gobgplog.Option(zerolog.Nop(), nil))
 	go srv.Serve()
 	c.srv = srv
 	err = srv.StartBgp(ctx, &api.StartBgpRequest{Global: &api.Global{Asn: cfg.ASN, RouterId: cfg.RouterID.String(),

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/routewarden/routewarden/bgp/rawbgp"
+	"github.com/routewarden/routewarden/bgp/bgptest"
 )
 
 // FuzzSession drives random bytes into a live collector from a neighbor of a
@@ -35,10 +35,10 @@ func FuzzSession(f *testing.F) {
 			// A message cut short leaves GoBGP waiting for the rest: no more.
 			short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
 			defer cancel()
-			_, _, _, _ = rawbgp.Probe(short, r.addr(), local, msg)
-		} else if conn, err := rawbgp.Dial(ctx, r.addr(), crashOpen(local)); err == nil {
+			_, _, _, _ = bgptest.Probe(short, r.addr(), local, msg)
+		} else if conn, err := bgptest.Dial(ctx, r.addr(), crashOpen(local)); err == nil {
 			_ = conn.WriteRaw(msg)
-			_ = conn.Send(rawbgp.Keepalive()) // answered unless the session ended
+			_ = conn.Send(bgptest.Keepalive()) // answered unless the session ended
 			select {
 			case <-conn.Done():
 			case <-time.After(20 * time.Millisecond):

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/routewarden/routewarden/bgp/speaker"
 	"github.com/routewarden/routewarden/validator"
 )
 
@@ -24,9 +25,9 @@ type nodeSpeaker struct {
 func startNodes(t testing.TB, nodes []nodeSpeaker, peer netip.Addr, port int32) {
 	t.Helper()
 	for _, n := range nodes {
-		cfg := SpeakerConfig{Local: netip.MustParseAddr(n.local), ASN: interopNodeASN, CollectorAddr: peer,
+		cfg := speaker.Config{Local: netip.MustParseAddr(n.local), ASN: interopNodeASN, CollectorAddr: peer,
 			CollectorPort: port, CollectorASN: interopASN}
-		s, err := StartSpeaker(context.Background(), cfg, zerolog.Nop())
+		s, err := speaker.Start(context.Background(), cfg, zerolog.Nop())
 		if err != nil {
 			t.Fatal(err)
 		}

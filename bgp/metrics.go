@@ -3,13 +3,14 @@ package bgp
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/routewarden/routewarden/bgp/rib"
 	"github.com/routewarden/routewarden/internal/promreg"
 )
 
 // metrics exposes the collector's peers and paths; peer gauges are read from
 // the store at scrape time.
 type metrics struct {
-	store        *Store
+	store        *rib.Store
 	decodeErrors prometheus.Counter
 	// Protocol errors GoBGP reports only in its log (errorlog.go).
 	updateErrors  *prometheus.CounterVec
@@ -20,7 +21,7 @@ type metrics struct {
 	peerRoutes    *prometheus.Desc
 }
 
-func newMetrics(reg prometheus.Registerer, store *Store) (*metrics, error) {
+func newMetrics(reg prometheus.Registerer, store *rib.Store) (*metrics, error) {
 	m := &metrics{
 		store: store,
 		decodeErrors: prometheus.NewCounter(prometheus.CounterOpts{Name: "routewarden_bgp_path_decode_errors_total",

@@ -10,6 +10,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
+
+	"github.com/routewarden/routewarden/bgp/speaker"
 )
 
 // TestStaticNeighborWithMD5: a static neighbor with a TCP MD5 password gets a
@@ -26,9 +28,9 @@ func TestStaticNeighborWithMD5(t *testing.T) {
 		{Address: netip.MustParseAddr("127.0.1.32"), PeerSettings: PeerSettings{ASN: 65010, Password: "s3cret"}},
 	}
 	c := startCollector(t, cfg, false)
-	good := startSpeakerWith(t, SpeakerConfig{Local: netip.MustParseAddr("127.0.1.31"), ASN: 65010,
+	good := startSpeakerWith(t, speaker.Config{Local: netip.MustParseAddr("127.0.1.31"), ASN: 65010,
 		CollectorAddr: netip.MustParseAddr("127.0.0.1"), CollectorPort: port, CollectorASN: 65000, Password: "s3cret"})
-	bad := startSpeakerWith(t, SpeakerConfig{Local: netip.MustParseAddr("127.0.1.32"), ASN: 65010,
+	bad := startSpeakerWith(t, speaker.Config{Local: netip.MustParseAddr("127.0.1.32"), ASN: 65010,
 		CollectorAddr: netip.MustParseAddr("127.0.0.1"), CollectorPort: port, CollectorASN: 65000, Password: "wrong"})
 	eventually(t, "the session with the right password", func() bool { return good.Established(context.Background()) })
 	good.Announce(context.Background(), netip.MustParsePrefix("10.244.31.0/24"), netip.MustParseAddr("10.0.0.31"))
@@ -80,14 +82,14 @@ func TestStaticNeighborNoPassword(t *testing.T) {
 	cfg.Dynamic = nil
 	cfg.Neighbors = []Neighbor{{Address: netip.MustParseAddr("127.0.1.33"), PeerSettings: PeerSettings{ASN: 65010}}}
 	startCollector(t, cfg, false)
-	s := startSpeakerWith(t, SpeakerConfig{Local: netip.MustParseAddr("127.0.1.33"), ASN: 65010,
+	s := startSpeakerWith(t, speaker.Config{Local: netip.MustParseAddr("127.0.1.33"), ASN: 65010,
 		CollectorAddr: netip.MustParseAddr("127.0.0.1"), CollectorPort: port, CollectorASN: 65000})
 	eventually(t, "the session", func() bool { return s.Established(context.Background()) })
 }
 
-func startSpeakerWith(t testing.TB, cfg SpeakerConfig) *Speaker {
+func startSpeakerWith(t testing.TB, cfg speaker.Config) *speaker.Speaker {
 	t.Helper()
-	s, err := StartSpeaker(context.Background(), cfg, zerolog.Nop())
+	s, err := speaker.Start(context.Background(), cfg, zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)
 	}

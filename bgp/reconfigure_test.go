@@ -5,6 +5,8 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
+
+	"github.com/routewarden/routewarden/bgp/rib"
 )
 
 // TestReconfigureKeepsUnaffectedSessions: adding a neighbor and a range leaves
@@ -41,13 +43,13 @@ func TestReconfigureKeepsUnaffectedSessions(t *testing.T) {
 	}
 }
 
-func peerInfo(c *Collector, addr string) PeerInfo {
+func peerInfo(c *Collector, addr string) rib.PeerInfo {
 	for _, p := range c.Store().Peers() {
 		if p.Address.String() == addr {
 			return p
 		}
 	}
-	return PeerInfo{}
+	return rib.PeerInfo{}
 }
 
 // TestReconfigureRemovesNeighbor: a static neighbor taken out of the config

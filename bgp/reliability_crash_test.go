@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/routewarden/routewarden/bgp/rawbgp"
+	"github.com/routewarden/routewarden/bgp/bgptest"
 )
 
 // Messages that killed the whole process with GoBGP v3.37.0 (a panic in a
@@ -35,7 +35,7 @@ var crashCases = []struct {
 	openSub  uint8
 	v3       string // what it did to v3.37.0
 }{
-	{name: "unknown message type", msg: func(byte) []byte { return rawbgp.Message(9, []byte{1, 2, 3}) },
+	{name: "unknown message type", msg: func(byte) []byte { return bgptest.Message(9, []byte{1, 2, 3}) },
 		out: outReset, code: 1, sub: 3, action: "session-reset", openCode: 1, openSub: 3,
 		v3: "osrg/gobgp#3325: nil dereference in fsmHandler.handlingError (fixed in v4.4.0, a38edb25)"},
 	{name: "AS4_PATH before AS_PATH", msg: func(p byte) []byte {
@@ -66,19 +66,19 @@ var crashCases = []struct {
 	{name: "withdrawn routes length underflow", msg: func(p byte) []byte {
 		// Withdrawn routes length 2, then a /32 of 5 bytes.
 		body := cat([]byte{0, 2, 32, 10, 0, 0, 1, 0, 0}, []byte{24, 10, 244, p})
-		return rawbgp.Message(2, body)
+		return bgptest.Message(2, body)
 	}, out: outReset, code: 3, sub: 1, action: "session-reset", openCode: 3, openSub: 1,
 		v3: "survived (read on past the section: 9ce89366)"},
 	{name: "path attribute length underflow", msg: func(p byte) []byte {
 		// Total path attribute length 3, then a 4-byte ORIGIN.
 		body := cat([]byte{0, 0, 0, 3}, crashOrigin, crashASPath, crashNextHop, []byte{24, 10, 244, p})
-		return rawbgp.Message(2, body)
+		return bgptest.Message(2, body)
 	}, out: outIgnored, action: "treat-as-withdraw", openCode: 3, openSub: 5,
 		v3: "survived (read on past the section: 9ce89366)"},
 	{name: "OPEN with a capability shorter than its value", msg: func(byte) []byte {
 		// 4-octet AS capability of length 0, followed by a multiprotocol one.
 		caps := []byte{2, 8, 65, 0, 1, 4, 0, 1, 0, 1}
-		return rawbgp.Message(1, cat([]byte{4, 0xfe, 0x4c, 0, 90, 127, 0, 2, 1, byte(len(caps))}, caps))
+		return bgptest.Message(1, cat([]byte{4, 0xfe, 0x4c, 0, 90, 127, 0, 2, 1, byte(len(caps))}, caps))
 	}, out: outReset, code: 2, sub: 7, action: "session-reset", openCode: 2, openSub: 7,
 		v3: "survived (misread: f02ca397)"},
 }
@@ -98,7 +98,7 @@ func crashUpdate(withdrawn, attrs []byte, p byte) []byte {
 	body = append(body, withdrawn...)
 	body = append(body, byte(len(attrs)>>8), byte(len(attrs)))
 	body = append(body, attrs...)
-	return rawbgp.Message(2, append(body, 24, 10, 244, p))
+	return bgptest.Message(2, append(body, 24, 10, 244, p))
 }
 
 // TestNoMessageKillsTheCollector replays each message of crashCases from a
@@ -148,7 +148,7 @@ func TestNoMessageKillsTheCollector(t *testing.T) {
 			local := crashNeighbor(2 * i)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			n, notified, closed, err := rawbgp.Probe(ctx, r.addr(), local, tc.msg(byte(100+i)))
+			n, notified, closed, err := bgptest.Probe(ctx, r.addr(), local, tc.msg(byte(100+i)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -168,7 +168,7 @@ func TestNoMessageKillsTheCollector(t *testing.T) {
 			sentinel := netip.PrefixFrom(netip.AddrFrom4([4]byte{10, 99, p, 0}), 24)
 			a := rawAttrs("10.0.0.73")
 			a.AddPath, a.PathID, a.ASPath = false, 0, []uint32{65100}
-			out := brokenOutcome(t, r, conn, local.String(), a, pfx, sentinel, func(rawbgp.Attrs) []byte { return tc.msg(p) })
+			out := brokenOutcome(t, r, conn, local.String(), a, pfx, sentinel, func(bgptest.Attrs) []byte { return tc.msg(p) })
 			if out != tc.out {
 				t.Fatalf("outcome %s, want %s", out, tc.out)
 			}
@@ -183,6 +183,6 @@ func TestNoMessageKillsTheCollector(t *testing.T) {
 func crashNeighbor(n int) netip.Addr { return netip.AddrFrom4([4]byte{127, 0, 2, byte(n + 1)}) }
 
 // crashOpen is the OPEN of a crash test neighbor: no ADD-PATH, 4-octet ASNs.
-func crashOpen(local netip.Addr) rawbgp.Open {
-	return rawbgp.Open{ASN: 65100, RouterID: local, LocalAddr: local, HoldTime: 30}
+func crashOpen(local netip.Addr) bgptest.Open {
+	return bgptest.Open{ASN: 65100, RouterID: local, LocalAddr: local, HoldTime: 30}
 }

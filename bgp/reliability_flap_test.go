@@ -16,7 +16,8 @@ import (
 	"github.com/rs/zerolog"
 	"go.uber.org/goleak"
 
-	"github.com/routewarden/routewarden/bgp/rawbgp"
+	"github.com/routewarden/routewarden/bgp/bgptest"
+	"github.com/routewarden/routewarden/bgp/speaker"
 	"github.com/routewarden/routewarden/validator"
 )
 
@@ -61,7 +62,7 @@ func flapCount(t *testing.T) int {
 // last) down without a NOTIFICATION, and wait until its routes left the store
 // (or, under graceful restart, are all stale). It runs on its own goroutine,
 // so it returns errors instead of failing the test.
-func flap(r *running, p flapPeer, session int, last bool) (*rawbgp.Conn, error) {
+func flap(r *running, p flapPeer, session int, last bool) (*bgptest.Conn, error) {
 	restart := uint16(0)
 	if p.gr {
 		restart = 120
@@ -71,9 +72,9 @@ func flap(r *running, p flapPeer, session int, last bool) (*rawbgp.Conn, error) 
 		return nil, err
 	}
 	want := p.prefixes(session, last)
-	msgs, err := rawbgp.PackUpdates(want, rawAttrs(p.node.addr.String()))
+	msgs, err := bgptest.PackUpdates(want, rawAttrs(p.node.addr.String()))
 	if err == nil {
-		err = conn.Send(append(msgs, rawbgp.EndOfRIB(false), rawbgp.EndOfRIB(true))...)
+		err = conn.Send(append(msgs, bgptest.EndOfRIB(false), bgptest.EndOfRIB(true))...)
 	}
 	if err == nil {
 		err = poll(func() error {
@@ -200,7 +201,7 @@ func TestPeerFlaps(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var conns []*rawbgp.Conn
+	var conns []*bgptest.Conn
 	for _, p := range peers {
 		conn, err := flap(r, p, 0, true)
 		if err != nil {
@@ -268,9 +269,9 @@ func TestPeerFlaps(t *testing.T) {
 
 // speakerFlap is flap for a real GoBGP speaker, started for every session and
 // stopped (with a Cease) unless last; the last one is returned, running.
-func speakerFlap(r *running, n testNode, session int, last bool) (*Speaker, error) {
+func speakerFlap(r *running, n testNode, session int, last bool) (*speaker.Speaker, error) {
 	local := "127.0.1." + strconv.Itoa(int(n.addr.As4()[3]))
-	s, err := StartSpeaker(context.Background(), SpeakerConfig{Local: netip.MustParseAddr(local), ASN: 65010,
+	s, err := speaker.Start(context.Background(), speaker.Config{Local: netip.MustParseAddr(local), ASN: 65010,
 		CollectorAddr: netip.MustParseAddr("127.0.0.1"), CollectorPort: r.port, CollectorASN: 65000}, zerolog.Nop())
 	if err != nil {
 		return nil, err

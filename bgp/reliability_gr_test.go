@@ -9,7 +9,7 @@ import (
 
 	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
 
-	"github.com/routewarden/routewarden/bgp/rawbgp"
+	"github.com/routewarden/routewarden/bgp/bgptest"
 	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator"
 )
@@ -76,7 +76,7 @@ func (w *grWorld) validate(t *testing.T) {
 }
 
 // up opens node1's session with restart time restart and announces its CIDR.
-func (w *grWorld) up(t *testing.T, restart uint16) *rawbgp.Conn {
+func (w *grWorld) up(t *testing.T, restart uint16) *bgptest.Conn {
 	conn := dialRaw(t, w.r.addr(), rawOpen("127.0.1.161", 65010, restart))
 	announceRaw(t, conn, rawAttrs(w.node1.addr.String()), true, w.node1.cidr)
 	eventually(t, "node1's fresh route and its restart time", func() bool {
@@ -193,7 +193,7 @@ func TestGracefulRestartFamilyWithoutEndOfRIB(t *testing.T) {
 	eventually(t, "stale routes", func() bool { return r.peerRoutes("127.0.1.163")[v6.String()].Stale })
 	conn = dialRaw(t, r.addr(), rawOpen("127.0.1.163", 65010, 3))
 	announceRaw(t, conn, rawAttrs("10.0.0.163"), false, netip.MustParsePrefix("10.244.163.0/24"))
-	_ = conn.Send(rawbgp.EndOfRIB(false))
+	_ = conn.Send(bgptest.EndOfRIB(false))
 	time.Sleep(5 * time.Second)
 	if rt, ok := r.peerRoutes("127.0.1.163")[v6.String()]; ok {
 		t.Fatalf("the IPv6 route outlived the restart time: %+v", rt)

@@ -18,7 +18,8 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/rs/zerolog"
 
-	"github.com/routewarden/routewarden/bgp/rawbgp"
+	"github.com/routewarden/routewarden/bgp/bgptest"
+	"github.com/routewarden/routewarden/bgp/rib"
 	"github.com/routewarden/routewarden/internal/logbuf"
 	"github.com/routewarden/routewarden/validator"
 )
@@ -74,24 +75,24 @@ func (r *running) peerRoutes(peer string) map[string]validator.Route {
 	return routesOf(r.Store(), peer)
 }
 
-func (r *running) peer(addr string) (PeerInfo, bool) {
+func (r *running) peer(addr string) (rib.PeerInfo, bool) {
 	for _, p := range r.Store().Peers() {
 		if p.Address.String() == addr {
 			return p, true
 		}
 	}
-	return PeerInfo{}, false
+	return rib.PeerInfo{}, false
 }
 
 // rawOpen is the OPEN of a raw test speaker at local.
-func rawOpen(local string, asn uint32, restart uint16) rawbgp.Open {
-	return rawbgp.Open{ASN: asn, RouterID: netip.MustParseAddr(local), LocalAddr: netip.MustParseAddr(local),
+func rawOpen(local string, asn uint32, restart uint16) bgptest.Open {
+	return bgptest.Open{ASN: asn, RouterID: netip.MustParseAddr(local), LocalAddr: netip.MustParseAddr(local),
 		HoldTime: 30, AddPathSend: true, RestartTime: restart}
 }
 
 // dialRaw opens a raw session, retrying while the collector does not listen
 // yet or still tears down the previous session from the same address.
-func dialRaw(t testing.TB, addr string, o rawbgp.Open) *rawbgp.Conn {
+func dialRaw(t testing.TB, addr string, o bgptest.Open) *bgptest.Conn {
 	t.Helper()
 	c, err := dialRetry(addr, o)
 	if err != nil {
@@ -102,11 +103,11 @@ func dialRaw(t testing.TB, addr string, o rawbgp.Open) *rawbgp.Conn {
 }
 
 // dialRetry is dialRaw for other goroutines than the test's: the caller closes.
-func dialRetry(addr string, o rawbgp.Open) (*rawbgp.Conn, error) {
+func dialRetry(addr string, o bgptest.Open) (*bgptest.Conn, error) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		c, err := rawbgp.Dial(ctx, addr, o)
+		c, err := bgptest.Dial(ctx, addr, o)
 		cancel()
 		if err == nil || time.Now().After(deadline) {
 			return c, err
@@ -116,19 +117,19 @@ func dialRetry(addr string, o rawbgp.Open) (*rawbgp.Conn, error) {
 }
 
 // rawAttrs are the attributes of a raw speaker's routes (ADD-PATH, path ID 1).
-func rawAttrs(nextHop string) rawbgp.Attrs {
-	return rawbgp.Attrs{NextHop: netip.MustParseAddr(nextHop), NextHop6: netip.MustParseAddr("fd00::1"),
+func rawAttrs(nextHop string) bgptest.Attrs {
+	return bgptest.Attrs{NextHop: netip.MustParseAddr(nextHop), NextHop6: netip.MustParseAddr("fd00::1"),
 		ASPath: []uint32{65010}, AddPath: true, PathID: 1}
 }
 
-func announceRaw(t testing.TB, c *rawbgp.Conn, a rawbgp.Attrs, eor bool, prefixes ...netip.Prefix) {
+func announceRaw(t testing.TB, c *bgptest.Conn, a bgptest.Attrs, eor bool, prefixes ...netip.Prefix) {
 	t.Helper()
-	msgs, err := rawbgp.PackUpdates(prefixes, a)
+	msgs, err := bgptest.PackUpdates(prefixes, a)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if eor {
-		msgs = append(msgs, rawbgp.EndOfRIB(false), rawbgp.EndOfRIB(true))
+		msgs = append(msgs, bgptest.EndOfRIB(false), bgptest.EndOfRIB(true))
 	}
 	if err := c.Send(msgs...); err != nil {
 		t.Fatal(err)

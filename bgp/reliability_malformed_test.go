@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/routewarden/routewarden/bgp/rawbgp"
+	"github.com/routewarden/routewarden/bgp/bgptest"
 	"github.com/routewarden/routewarden/internal/wait"
 )
 
@@ -22,7 +22,7 @@ const (
 // below, beside what RFC 7606 (and RFC 4271 for the header) asks. Where they
 // differ, docs/reliability-bgp.md says why it matters.
 var malformedCases = []struct {
-	kind      rawbgp.Kind
+	kind      bgptest.Kind
 	out       string
 	code, sub uint8  // the NOTIFICATION, for outReset
 	action    string // routewarden_bgp_update_errors_total{action}, "" for none
@@ -30,22 +30,22 @@ var malformedCases = []struct {
 	deviation bool
 	v6        bool
 }{
-	{kind: rawbgp.ShortMessageLength, out: outReset, code: 1, sub: 2, action: "session-reset", rfc: "RFC 4271 §6.1: NOTIFICATION 1/2"},
-	{kind: rawbgp.OversizedMessage, out: outReset, code: 1, sub: 2, action: "session-reset", rfc: "RFC 4271 §6.1: NOTIFICATION 1/2"},
-	{kind: rawbgp.TotalAttrLengthOverrun, out: outReset, code: 3, sub: 1, action: "session-reset", rfc: "RFC 7606 §4: session reset"},
-	{kind: rawbgp.AttrLengthOverrun, out: outIgnored, action: "treat-as-withdraw", rfc: "RFC 7606 §4: treat-as-withdraw", deviation: true},
-	{kind: rawbgp.BadAttrFlags, out: outWithdrawn, action: "treat-as-withdraw", rfc: "RFC 7606 §3c: treat-as-withdraw"},
-	{kind: rawbgp.InvalidOrigin, out: outWithdrawn, action: "treat-as-withdraw", rfc: "RFC 7606 §7.1: treat-as-withdraw"},
-	{kind: rawbgp.TruncatedNLRI, out: outReset, code: 3, sub: 1, action: "session-reset", rfc: "RFC 7606 §5.3: session reset"},
-	{kind: rawbgp.UnknownWellKnown, out: outReset, code: 3, sub: 2, action: "session-reset", rfc: "RFC 4271 §6.3: NOTIFICATION 3/2 (RFC 7606 keeps it)"},
-	{kind: rawbgp.MissingNextHop, out: outWithdrawn, action: "treat-as-withdraw", rfc: "RFC 7606 §3d: treat-as-withdraw"},
-	{kind: rawbgp.MalformedASPath, out: outWithdrawn, action: "treat-as-withdraw", rfc: "RFC 7606 §7.2: treat-as-withdraw"},
-	{kind: rawbgp.BadMPReach, out: outReset, code: 3, sub: 5, action: "session-reset", v6: true, rfc: "RFC 7606 §7.11: session reset or AFI/SAFI disable"},
+	{kind: bgptest.ShortMessageLength, out: outReset, code: 1, sub: 2, action: "session-reset", rfc: "RFC 4271 §6.1: NOTIFICATION 1/2"},
+	{kind: bgptest.OversizedMessage, out: outReset, code: 1, sub: 2, action: "session-reset", rfc: "RFC 4271 §6.1: NOTIFICATION 1/2"},
+	{kind: bgptest.TotalAttrLengthOverrun, out: outReset, code: 3, sub: 1, action: "session-reset", rfc: "RFC 7606 §4: session reset"},
+	{kind: bgptest.AttrLengthOverrun, out: outIgnored, action: "treat-as-withdraw", rfc: "RFC 7606 §4: treat-as-withdraw", deviation: true},
+	{kind: bgptest.BadAttrFlags, out: outWithdrawn, action: "treat-as-withdraw", rfc: "RFC 7606 §3c: treat-as-withdraw"},
+	{kind: bgptest.InvalidOrigin, out: outWithdrawn, action: "treat-as-withdraw", rfc: "RFC 7606 §7.1: treat-as-withdraw"},
+	{kind: bgptest.TruncatedNLRI, out: outReset, code: 3, sub: 1, action: "session-reset", rfc: "RFC 7606 §5.3: session reset"},
+	{kind: bgptest.UnknownWellKnown, out: outReset, code: 3, sub: 2, action: "session-reset", rfc: "RFC 4271 §6.3: NOTIFICATION 3/2 (RFC 7606 keeps it)"},
+	{kind: bgptest.MissingNextHop, out: outWithdrawn, action: "treat-as-withdraw", rfc: "RFC 7606 §3d: treat-as-withdraw"},
+	{kind: bgptest.MalformedASPath, out: outWithdrawn, action: "treat-as-withdraw", rfc: "RFC 7606 §7.2: treat-as-withdraw"},
+	{kind: bgptest.BadMPReach, out: outReset, code: 3, sub: 5, action: "session-reset", v6: true, rfc: "RFC 7606 §7.11: session reset or AFI/SAFI disable"},
 	// GO-2026-4736 (CVE-2026-30405): crashes GoBGP v4 before v4.4.0.
-	{kind: rawbgp.NextHopLen0, out: outWithdrawn, action: "treat-as-withdraw", rfc: "RFC 7606 §7.3: treat-as-withdraw"},
-	{kind: rawbgp.NextHopLen1, out: outIgnored, action: "treat-as-withdraw", deviation: true, rfc: "RFC 7606 §7.3: treat-as-withdraw"},
-	{kind: rawbgp.NextHopLen2, out: outWithdrawn, action: "treat-as-withdraw", rfc: "RFC 7606 §7.3: treat-as-withdraw"},
-	{kind: rawbgp.NextHopLen3, out: outWithdrawn, action: "treat-as-withdraw", rfc: "RFC 7606 §7.3: treat-as-withdraw"},
+	{kind: bgptest.NextHopLen0, out: outWithdrawn, action: "treat-as-withdraw", rfc: "RFC 7606 §7.3: treat-as-withdraw"},
+	{kind: bgptest.NextHopLen1, out: outIgnored, action: "treat-as-withdraw", deviation: true, rfc: "RFC 7606 §7.3: treat-as-withdraw"},
+	{kind: bgptest.NextHopLen2, out: outWithdrawn, action: "treat-as-withdraw", rfc: "RFC 7606 §7.3: treat-as-withdraw"},
+	{kind: bgptest.NextHopLen3, out: outWithdrawn, action: "treat-as-withdraw", rfc: "RFC 7606 §7.3: treat-as-withdraw"},
 }
 
 // TestMalformedUpdates: a raw speaker sends each kind of broken UPDATE while a
@@ -73,7 +73,7 @@ func TestMalformedUpdates(t *testing.T) {
 				p = netip.MustParsePrefix(fmt.Sprintf("fd00:10:244:%d::/64", 100+i))
 			}
 			sentinel := netip.MustParsePrefix(fmt.Sprintf("10.99.%d.0/24", i))
-			out := brokenOutcome(t, r, conn, local, a, p, sentinel, func(a rawbgp.Attrs) []byte { return rawbgp.Broken(tc.kind, p, a) })
+			out := brokenOutcome(t, r, conn, local, a, p, sentinel, func(a bgptest.Attrs) []byte { return bgptest.Broken(tc.kind, p, a) })
 			if out != tc.out {
 				t.Fatalf("GoBGP's handling changed: %s, was %s (RFC: %s); update docs/reliability-bgp.md", out, tc.out, tc.rfc)
 			}
@@ -96,8 +96,8 @@ func TestMalformedUpdates(t *testing.T) {
 // a), then sends the broken message (built with next hop 10.0.0.99) and a
 // well-formed sentinel, and says what became of p. Messages are processed in
 // order: once the sentinel is in, so is the verdict.
-func brokenOutcome(t *testing.T, r *running, conn *rawbgp.Conn, local string, a rawbgp.Attrs, p, sentinel netip.Prefix,
-	broken func(rawbgp.Attrs) []byte) string {
+func brokenOutcome(t *testing.T, r *running, conn *bgptest.Conn, local string, a bgptest.Attrs, p, sentinel netip.Prefix,
+	broken func(bgptest.Attrs) []byte) string {
 	t.Helper()
 	announceRaw(t, conn, a, false, p)
 	eventually(t, "the well-formed announcement", func() bool { return len(r.peerRoutes(local)) == 1 })
@@ -105,7 +105,7 @@ func brokenOutcome(t *testing.T, r *running, conn *rawbgp.Conn, local string, a 
 	if err := conn.WriteRaw(broken(a)); err != nil {
 		t.Fatal(err)
 	}
-	msgs, _ := rawbgp.PackUpdates([]netip.Prefix{sentinel}, a)
+	msgs, _ := bgptest.PackUpdates([]netip.Prefix{sentinel}, a)
 	_ = conn.Send(msgs...) // fails when the session is already reset
 	var out string
 	wait.True(t, "the session to end or the sentinel to arrive", 30*time.Second, func() bool {
@@ -136,7 +136,7 @@ func brokenOutcome(t *testing.T, r *running, conn *rawbgp.Conn, local string, a 
 // NOTIFICATION code/sub (received by the peer, counted as sent) and the
 // peer's routes dropped; an RFC 7606 action in update_errors_total and a
 // warning naming the peer.
-func wantCounted(t *testing.T, r *running, conn *rawbgp.Conn, local, out string, code, sub uint8, action string) {
+func wantCounted(t *testing.T, r *running, conn *bgptest.Conn, local, out string, code, sub uint8, action string) {
 	t.Helper()
 	if out == outReset {
 		n, ok := conn.Notification()

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/routewarden/routewarden/bgp/rawbgp"
+	"github.com/routewarden/routewarden/bgp/bgptest"
 	"github.com/routewarden/routewarden/internal/wait"
 )
 
@@ -53,11 +53,11 @@ func TestMaxPrefixCutOff(t *testing.T) {
 		}
 	}()
 
-	within, err := rawbgp.PackUpdates(prefixes[:limit], rawAttrs("10.0.0.172"))
+	within, err := bgptest.PackUpdates(prefixes[:limit], rawAttrs("10.0.0.172"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	past, err := rawbgp.PackUpdates(prefixes[limit:], rawAttrs("10.0.0.172"))
+	past, err := bgptest.PackUpdates(prefixes[limit:], rawAttrs("10.0.0.172"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestMaxPrefixCutOff(t *testing.T) {
 			baseline = heapInuse()
 		}
 		conn := dialRaw(t, r.addr(), rawOpen(bad, 65020, 0))
-		if err := conn.Send(append(within, rawbgp.EndOfRIB(false))...); err != nil {
+		if err := conn.Send(append(within, bgptest.EndOfRIB(false))...); err != nil {
 			t.Fatal(err)
 		}
 		eventually(t, "the routes within the limit", func() bool { return len(r.peerRoutes(bad)) == limit })

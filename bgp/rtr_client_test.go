@@ -16,6 +16,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
+	"github.com/routewarden/routewarden/bgp/gobgplog"
+	"github.com/routewarden/routewarden/bgp/speaker"
 	"github.com/routewarden/routewarden/internal/wait"
 	"github.com/routewarden/routewarden/rtr"
 	"github.com/routewarden/routewarden/validator"
@@ -69,7 +71,7 @@ func TestGoBGPAsRTRClient(t *testing.T) {
 	go func() { done <- rs.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
 
-	s := server.NewBgpServer(gobgpLogger(zerolog.Nop(), nil))
+	s := server.NewBgpServer(gobgplog.Option(zerolog.Nop(), nil))
 	go s.Serve()
 	t.Cleanup(s.Stop)
 	if err := s.StartBgp(ctx, &api.StartBgpRequest{Global: &api.Global{Asn: 65000, RouterId: "127.0.0.2", ListenPort: -1}}); err != nil {
@@ -137,7 +139,7 @@ func TestGoBGPAsRTRClient(t *testing.T) {
 // originPath is a path for prefix whose AS_PATH is just as.
 func originPath(t *testing.T, prefix string, as uint32) *apiutil.Path {
 	t.Helper()
-	p, err := UnicastPath(netip.MustParsePrefix(prefix), netip.MustParseAddr("127.0.1.1"),
+	p, err := speaker.UnicastPath(netip.MustParsePrefix(prefix), netip.MustParseAddr("127.0.1.1"),
 		bgp.NewPathAttributeAsPath([]bgp.AsPathParamInterface{bgp.NewAs4PathParam(bgp.BGP_ASPATH_ATTR_TYPE_SEQ, []uint32{as})}))
 	if err != nil {
 		t.Fatal(err)

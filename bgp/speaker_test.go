@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/routewarden/routewarden/bgp/speaker"
 	"github.com/routewarden/routewarden/internal/loopback"
 	"github.com/routewarden/routewarden/internal/wait"
 
@@ -13,44 +14,44 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// speaker wraps Speaker with test failures.
-type speaker struct {
+// testSpeaker wraps a speaker.Speaker with test failures.
+type testSpeaker struct {
 	t testing.TB
-	*Speaker
+	*speaker.Speaker
 }
 
-func startSpeaker(t testing.TB, local string, asn uint32, collectorPort int32, collectorASN uint32, gr bool) *speaker {
+func startSpeaker(t testing.TB, local string, asn uint32, collectorPort int32, collectorASN uint32, gr bool) *testSpeaker {
 	t.Helper()
-	cfg := SpeakerConfig{Local: netip.MustParseAddr(local), ASN: asn, CollectorAddr: netip.MustParseAddr("127.0.0.1"),
+	cfg := speaker.Config{Local: netip.MustParseAddr(local), ASN: asn, CollectorAddr: netip.MustParseAddr("127.0.0.1"),
 		CollectorPort: collectorPort, CollectorASN: collectorASN}
 	if gr {
 		cfg.RestartTime = 5
 	}
-	s, err := StartSpeaker(context.Background(), cfg, zerolog.Nop())
+	s, err := speaker.Start(context.Background(), cfg, zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(s.Stop)
-	return &speaker{t: t, Speaker: s}
+	return &testSpeaker{t: t, Speaker: s}
 }
 
-func (s *speaker) announce(prefix, nextHop string) {
+func (s *testSpeaker) announce(prefix, nextHop string) {
 	s.t.Helper()
 	if err := s.Announce(context.Background(), netip.MustParsePrefix(prefix), netip.MustParseAddr(nextHop)); err != nil {
 		s.t.Fatal(err)
 	}
 }
 
-func (s *speaker) withdraw(prefix, nextHop string) {
+func (s *testSpeaker) withdraw(prefix, nextHop string) {
 	s.t.Helper()
 	if err := s.Withdraw(context.Background(), netip.MustParsePrefix(prefix), netip.MustParseAddr(nextHop)); err != nil {
 		s.t.Fatal(err)
 	}
 }
 
-func (s *speaker) received() int     { return s.Received(context.Background()) }
-func (s *speaker) established() bool { return s.Established(context.Background()) }
-func (s *speaker) stop()             { s.Stop() }
+func (s *testSpeaker) received() int     { return s.Received(context.Background()) }
+func (s *testSpeaker) established() bool { return s.Established(context.Background()) }
+func (s *testSpeaker) stop()             { s.Stop() }
 
 // startCollector runs a collector on a free port until the test ends;
 // allowExport takes both of its guards against advertising away.

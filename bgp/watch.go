@@ -73,7 +73,7 @@ func (c *Collector) readRestartTime(ctx context.Context, addr netip.Addr, rt *re
 	rt.mu.Lock()
 	rt.m[addr] = restart
 	rt.mu.Unlock()
-	c.store.setRestartTime(addr, restart)
+	c.store.SetRestartTime(addr, restart)
 }
 
 // keepStale is how long a peer's paths outlive its session: its restart time,

@@ -9,7 +9,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/speaker"
 )
 
 // Script plays the story: speakers announce, a node is decommissioned, the
@@ -35,7 +35,7 @@ type Script struct {
 
 // Run plays the script; it returns when the story is told or ctx ends.
 func (s *Script) Run(ctx context.Context) error {
-	speakers := make([]*bgp.Speaker, len(nodes))
+	speakers := make([]*speaker.Speaker, len(nodes))
 	defer func() {
 		for _, sp := range speakers {
 			if sp != nil {
@@ -46,7 +46,7 @@ func (s *Script) Run(ctx context.Context) error {
 	s.step(1, "The legacy BGP speaker announces Node.spec.podCIDRs, but cluster-pool IPAM gave every node "+
 		"another CIDR (CiliumNode spec.ipam.podCIDRs): every node announces a CIDR that is not its own.")
 	for i, n := range nodes {
-		sp, err := bgp.StartSpeaker(ctx, bgp.SpeakerConfig{Local: netip.AddrFrom4([4]byte{127, 0, 1, byte(11 + i)}),
+		sp, err := speaker.Start(ctx, speaker.Config{Local: netip.AddrFrom4([4]byte{127, 0, 1, byte(11 + i)}),
 			ASN: 65010, CollectorAddr: netip.MustParseAddr("127.0.0.1"), CollectorPort: s.CollectorPort,
 			CollectorASN: s.CollectorASN}, s.Log)
 		if err != nil {

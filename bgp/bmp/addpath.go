@@ -1,7 +1,7 @@
 package bmp
 
 import (
-	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/rib"
 	"github.com/routewarden/routewarden/bgp/wire"
 )
 
@@ -45,7 +45,7 @@ func (s *session) decodeRM(body []byte, ps *peerState, o wire.Options) error {
 }
 
 func plausibleIDs(u *wire.Update) bool {
-	for _, list := range [][]bgp.NLRI{u.Withdrawn, u.Announced, u.MPWithdrawn, u.MPAnnounced} {
+	for _, list := range [][]rib.NLRI{u.Withdrawn, u.Announced, u.MPWithdrawn, u.MPAnnounced} {
 		for _, n := range list {
 			if n.PathID >= 1<<24 {
 				return false
@@ -57,12 +57,12 @@ func plausibleIDs(u *wire.Update) bool {
 
 // replaceIdless adds, for every path with an ID of a family that had paths
 // without, a withdrawal of the prefix's ID-0 path.
-func replaceIdless(withdrawn, announced []bgp.NLRI, ps *peerState) []bgp.NLRI {
+func replaceIdless(withdrawn, announced []rib.NLRI, ps *peerState) []rib.NLRI {
 	n := len(withdrawn)
-	for _, list := range [][]bgp.NLRI{withdrawn[:n], announced} {
+	for _, list := range [][]rib.NLRI{withdrawn[:n], announced} {
 		for _, x := range list {
 			if x.PathID != 0 && (x.Prefix.Addr().Is4() && ps.idlessV4 || x.Prefix.Addr().Is6() && ps.idlessV6) {
-				withdrawn = append(withdrawn, bgp.NLRI{Prefix: x.Prefix})
+				withdrawn = append(withdrawn, rib.NLRI{Prefix: x.Prefix})
 			}
 		}
 	}

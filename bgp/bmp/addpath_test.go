@@ -12,7 +12,7 @@ import (
 	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
 	"github.com/osrg/gobgp/v4/pkg/server"
 
-	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/speaker"
 	"github.com/routewarden/routewarden/internal/loopback"
 )
 
@@ -34,7 +34,7 @@ func addPathNode(t *testing.T, ctx context.Context, addr netip.Addr, port int32)
 }
 
 func nodePath(prefix, nh string) *apiutil.Path {
-	p, err := bgp.UnicastPath(netip.MustParsePrefix(prefix), netip.MustParseAddr(nh))
+	p, err := speaker.UnicastPath(netip.MustParsePrefix(prefix), netip.MustParseAddr(nh))
 	if err != nil {
 		panic(err)
 	}

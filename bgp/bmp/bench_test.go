@@ -11,6 +11,7 @@ import (
 	"time"
 
 	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
+
 	"github.com/routewarden/routewarden/bgp/wire"
 )
 

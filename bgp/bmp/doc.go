@@ -1,7 +1,7 @@
 // Package bmp is routewarden's BMP station (RFC 7854, with RFC 9069 Loc-RIB
 // monitoring): routers (FRR's bmp module on a ToR) and Cilium nodes
 // (bmpServers, GoBGP's BMP client) connect to it and stream what they receive;
-// the routes land in the bgp.Store beside those of directly peered nodes, each
+// the routes land in the RIB (rib.Store) beside those of directly peered nodes, each
 // attributed to the monitored peer.
 //
 // Per monitored peer one view is kept: post-policy Adj-RIB-In when the router

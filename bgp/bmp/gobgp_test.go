@@ -11,7 +11,7 @@ import (
 	"github.com/osrg/gobgp/v4/pkg/server"
 	"github.com/rs/zerolog"
 
-	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/speaker"
 	"github.com/routewarden/routewarden/internal/loopback"
 	"github.com/routewarden/routewarden/internal/wait"
 )
@@ -56,9 +56,9 @@ func addBMP(t *testing.T, ctx context.Context, srv *server.BgpServer, st *testSt
 	}
 }
 
-func startNode(t *testing.T, ctx context.Context, addr netip.Addr, port int32) *bgp.Speaker {
+func startNode(t *testing.T, ctx context.Context, addr netip.Addr, port int32) *speaker.Speaker {
 	t.Helper()
-	sp, err := bgp.StartSpeaker(ctx, bgp.SpeakerConfig{Local: addr, ASN: 65010, CollectorAddr: torAddr,
+	sp, err := speaker.Start(ctx, speaker.Config{Local: addr, ASN: 65010, CollectorAddr: torAddr,
 		CollectorPort: port, CollectorASN: 65000}, zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +92,7 @@ func TestGoBGPRouterAsSender(t *testing.T) {
 			addBMP(t, ctx, tor, st, tc.policy, "tor1")
 			n1, n2 := startNode(t, ctx, node1, port), startNode(t, ctx, node2, port)
 			for _, a := range []struct {
-				sp     *bgp.Speaker
+				sp     *speaker.Speaker
 				p, via string
 			}{{n1, "10.244.1.0/24", "10.0.0.11"}, {n1, "fd00:10:244:1::/64", "fd00::11"}, {n2, "10.244.2.0/24", "10.0.0.12"}} {
 				if err := a.sp.Announce(ctx, netip.MustParsePrefix(a.p), netip.MustParseAddr(a.via)); err != nil {

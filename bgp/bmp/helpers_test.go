@@ -16,7 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
-	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/rib"
 	"github.com/routewarden/routewarden/internal/logbuf"
 	"github.com/routewarden/routewarden/internal/wait"
 	"github.com/routewarden/routewarden/validator"
@@ -59,7 +59,7 @@ func unicastAfiSafis(addPaths *api.AddPathsConfig) []*api.AfiSafi {
 // testStation runs a station on a free loopback port with a fresh store.
 type testStation struct {
 	*Station
-	store *bgp.Store
+	store *rib.Store
 	logs  *logbuf.Buffer
 	reg   *prometheus.Registry
 }
@@ -80,7 +80,7 @@ func startStation(t testing.TB, allowed ...netip.Prefix) *testStation {
 func runStation(t testing.TB, allowed ...netip.Prefix) (*testStation, func()) {
 	t.Helper()
 	logs := &logbuf.Buffer{}
-	store := bgp.NewStore()
+	store := rib.NewStore()
 	reg := prometheus.NewRegistry()
 	st, err := New(Config{Listen: "127.0.0.1:0", AllowedSources: allowed}, store, zerolog.New(logs), reg)
 	if err != nil {
@@ -130,7 +130,7 @@ func (s *testStation) port() uint32 {
 }
 
 // routes renders the store's routes as sorted "prefix peer=… nh=… as=… id=… path=…" lines.
-func routes(s *bgp.Store) []string {
+func routes(s *rib.Store) []string {
 	rs, _ := s.Routes()
 	out := make([]string, 0, len(rs))
 	for _, r := range rs {
@@ -146,7 +146,7 @@ func routeLine(r validator.Route) string {
 }
 
 // waitRoutes waits until the store holds exactly want (sorted).
-func waitRoutes(t testing.TB, s *bgp.Store, want []string) {
+func waitRoutes(t testing.TB, s *rib.Store, want []string) {
 	t.Helper()
 	slices.Sort(want)
 	wait.For(t, "the store to hold "+strings.Join(want, "; "), 30*time.Second, func() error {

@@ -15,7 +15,7 @@ import (
 	"github.com/rs/zerolog"
 	"go.uber.org/goleak"
 
-	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/rib"
 	"github.com/routewarden/routewarden/internal/wait"
 )
 
@@ -160,7 +160,7 @@ func FuzzSession(f *testing.F) {
 	f.Add(routeMonitoring(f, p, post, "fd00::11", []gobgp.PathNLRI{v6("fd00:10:244:1::/64", 0)}, false, false))
 	f.Add(routeMonitoring(f, p, 0, "", []gobgp.PathNLRI{v6("fd00:10:244:1::/64", 0)}, true, false))
 	f.Add(peerDownMsg(f, p))
-	st, err := New(Config{Listen: "127.0.0.1:0"}, bgp.NewStore(), zerolog.Nop(), prometheus.NewRegistry())
+	st, err := New(Config{Listen: "127.0.0.1:0"}, rib.NewStore(), zerolog.Nop(), prometheus.NewRegistry())
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/rib"
 	"github.com/routewarden/routewarden/bgp/wire"
 	"github.com/routewarden/routewarden/internal/promreg"
 )
@@ -63,15 +63,20 @@ func (m *metrics) message(t uint8) {
 	m.messages.WithLabelValues("unknown").Inc()
 }
 
-func (m *metrics) stat(p bgp.MonitoredPeer, name string, v float64) {
+// ignore counts n routes or messages left out for reason.
+func (m *metrics) ignore(reason string, n int) {
+	m.ignored.WithLabelValues(reason).Add(float64(n))
+}
+
+func (m *metrics) stat(p rib.Peer, name string, v float64) {
 	m.stats.WithLabelValues(p.Router.String(), peerLabel(p), name).Set(v)
 }
 
-func (m *metrics) forgetPeer(p bgp.MonitoredPeer) {
+func (m *metrics) forgetPeer(p rib.Peer) {
 	m.stats.DeletePartialMatch(prometheus.Labels{"router": p.Router.String(), "peer": peerLabel(p)})
 }
 
-func peerLabel(p bgp.MonitoredPeer) string {
+func peerLabel(p rib.Peer) string {
 	if !p.Address.IsValid() {
 		return "loc-rib"
 	}

@@ -8,15 +8,14 @@ import (
 	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
 	gbmp "github.com/osrg/gobgp/v4/pkg/packet/bmp"
 
-	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/rib"
 	"github.com/routewarden/routewarden/bgp/wire"
-	"github.com/routewarden/routewarden/validator"
 )
 
 const (
-	viewPre    = bgp.ViewPrePolicy
-	viewPost   = bgp.ViewPostPolicy
-	viewLocRIB = bgp.ViewLocRIB
+	viewPre    = rib.ViewPrePolicy
+	viewPost   = rib.ViewPostPolicy
+	viewLocRIB = rib.ViewLocRIB
 )
 
 func locRIB(h wire.PeerHeader) bool { return h.Type == gbmp.BMP_PEER_TYPE_LOCAL_RIB }
@@ -37,8 +36,8 @@ type peerState struct {
 	idlessV4, idlessV6 bool
 }
 
-func (s *session) monitored(h wire.PeerHeader) bgp.MonitoredPeer {
-	p := bgp.MonitoredPeer{Router: s.router, Type: h.Type, Distinguisher: h.Dist, Address: h.Addr}
+func (s *session) monitored(h wire.PeerHeader) rib.Peer {
+	p := rib.Peer{Router: s.router, Type: h.Type, Distinguisher: h.Dist, Address: h.Addr}
 	if locRIB(h) {
 		p.Address = netip.Addr{}
 	}
@@ -49,14 +48,14 @@ func (s *session) monitored(h wire.PeerHeader) bgp.MonitoredPeer {
 // store) the first time the session mentions p: a new BMP session re-sends the
 // full table, and an older session's paths for p, withdrawn while the router
 // reconnected, must not outlive it.
-func (s *session) state(p bgp.MonitoredPeer) *peerState {
+func (s *session) state(p rib.Peer) *peerState {
 	ps, ok := s.peers[p]
 	if !ok {
 		ps = &peerState{}
 		s.st.mu.Lock()
 		s.peers[p] = ps
 		s.st.mu.Unlock()
-		s.st.store.MonitoredClear(p)
+		s.st.store.Clear(p)
 	}
 	return ps
 }
@@ -81,7 +80,7 @@ func (s *session) routeMonitoring(msg []byte) error {
 	}
 	if !slices.Contains(ps.views, view) {
 		ps.views = append(ps.views, view)
-		s.st.store.SetMonitoredView(p, s.sysName, view)
+		s.st.store.SetView(p, s.sysName, view)
 	}
 	p.View = view
 	o := wire.Options{AddPathV4: ps.addPathV4, AddPathV6: ps.addPathV6, TwoByteAS: h.TwoByteAS()}
@@ -100,14 +99,14 @@ func (s *session) routeMonitoring(msg []byte) error {
 		// its own ASN prepended; no received eBGP path starts with it.
 		s.upd.ASPath = s.upd.ASPath[1:]
 	}
-	s.apply(p, h, &s.upd)
+	s.rm.Apply(p, h, &s.upd)
 	return nil
 }
 
 // malformed handles an UPDATE that did not decode: it is counted and logged,
 // and every prefix that did parse is withdrawn (treat-as-withdraw); the
 // session goes on.
-func (s *session) malformed(p bgp.MonitoredPeer, h wire.PeerHeader, ps *peerState, err error) {
+func (s *session) malformed(p rib.Peer, h wire.PeerHeader, ps *peerState, err error) {
 	s.st.metrics.decodeErrors.Inc()
 	s.st.metrics.ignored.WithLabelValues("malformed-update").Inc()
 	s.st.sampledLog.Warn().Err(err).Str("router", s.router.String()).Str("sysName", s.sysName).
@@ -118,44 +117,7 @@ func (s *session) malformed(p bgp.MonitoredPeer, h wire.PeerHeader, ps *peerStat
 		u.Withdrawn = replaceIdless(u.Withdrawn, nil, ps)
 		u.MPWithdrawn = replaceIdless(u.MPWithdrawn, nil, ps)
 	}
-	s.apply(p, h, u)
-}
-
-// apply stores a decoded UPDATE: each family with its own next hop.
-func (s *session) apply(p bgp.MonitoredPeer, h wire.PeerHeader, u *wire.Update) {
-	if u.OtherFamilies > 0 {
-		s.st.metrics.ignored.WithLabelValues("other-family").Add(float64(u.OtherFamilies))
-	}
-	attrs := validator.Attributes{Peer: h.Addr, PeerASN: h.AS, RouterID: h.BGPID, ASPath: u.ASPath,
-		Communities: u.Communities}
-	if locRIB(h) {
-		attrs.Peer = s.router
-	}
-	if locRIB(h) && len(u.ASPath) > 0 && (len(u.Announced) > 0 || len(u.MPAnnounced) > 0) {
-		// Learned by the sender: somebody else's announcement, seen second hand.
-		s.st.metrics.ignored.WithLabelValues("loc-rib-learned").Add(float64(len(u.Announced) + len(u.MPAnnounced)))
-		u.Announced, u.MPAnnounced = u.Announced[:0], u.MPAnnounced[:0]
-	}
-	if len(u.Announced) > 0 || len(u.Withdrawn) > 0 {
-		attrs.NextHop = nextHop(u.NextHop)
-		s.st.store.MonitoredUpdate(p, &attrs, u.Announced, u.Withdrawn)
-	}
-	if len(u.MPAnnounced) > 0 || len(u.MPWithdrawn) > 0 {
-		attrs.NextHop = nextHop(u.MPNextHop)
-		s.st.store.MonitoredUpdate(p, &attrs, u.MPAnnounced, u.MPWithdrawn)
-	}
-	for _, f := range u.EoR {
-		s.st.store.MonitoredEndOfRIB(p, f, f == "ipv6-unicast")
-	}
-}
-
-// nextHop drops an unspecified next hop (a Loc-RIB path the sender
-// originates), so attribution falls back to the sender's address.
-func nextHop(a netip.Addr) netip.Addr {
-	if !a.IsValid() || a.IsUnspecified() {
-		return netip.Addr{}
-	}
-	return a
+	s.rm.Apply(p, h, u)
 }
 
 // parseWithPeer decodes a message with a per-peer header (Peer Up, Stats
@@ -190,9 +152,9 @@ func (s *session) peerUp(msg []byte) error {
 	ps.addPathV4 = wire.AddPathRx(up, gobgp.RF_IPv4_UC)
 	ps.addPathV6 = wire.AddPathRx(up, gobgp.RF_IPv6_UC)
 	ps.localAS = wire.OpenAS(up.SentOpenMsg)
-	info := bgp.PeerInfo{Address: p.Address, ASN: h.AS, RouterID: h.BGPID.String(),
-		BMP: &bgp.BMPInfo{Router: s.router, SysName: s.sysName}}
-	s.st.store.MonitoredUp(p, info)
+	info := rib.PeerInfo{Address: p.Address, ASN: h.AS, RouterID: h.BGPID.String(),
+		BMP: &rib.BMPInfo{Router: s.router, SysName: s.sysName}}
+	s.st.store.Up(p, info)
 	s.st.log.Info().Str("router", s.router.String()).Str("sysName", s.sysName).Str("peer", h.Addr.String()).
 		Uint32("asn", h.AS).Bool("addPathV4", ps.addPathV4).Bool("addPathV6", ps.addPathV6).Msg("BMP peer up")
 	return nil
@@ -210,7 +172,7 @@ func (s *session) peerDown(msg []byte) error {
 	s.st.mu.Lock()
 	delete(s.peers, p)
 	s.st.mu.Unlock()
-	s.st.store.MonitoredDown(p)
+	s.st.store.Down(p, "down", 0)
 	s.st.metrics.forgetPeer(p)
 	s.st.log.Warn().Str("router", s.router.String()).Str("sysName", s.sysName).Str("peer", h.Addr.String()).
 		Uint8("reason", msg[wire.BMPHeaderLen+wire.PeerHeaderLen]).Msg("BMP peer down; its routes are dropped")

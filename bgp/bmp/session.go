@@ -8,7 +8,7 @@ import (
 
 	gbmp "github.com/osrg/gobgp/v4/pkg/packet/bmp"
 
-	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/rib"
 	"github.com/routewarden/routewarden/bgp/wire"
 )
 
@@ -21,13 +21,15 @@ type session struct {
 	router  netip.Addr
 	sysName string
 	sysDesc string
-	peers   map[bgp.MonitoredPeer]*peerState
+	peers   map[rib.Peer]*peerState
+	rm      *rib.RouteMonitoring // applies upd
 	upd     wire.Update
 	alt     wire.Update // the other decoding of an ambiguous UPDATE
 }
 
 func newSession(st *Station, router netip.Addr) *session {
-	s := &session{st: st, router: router, peers: map[bgp.MonitoredPeer]*peerState{}}
+	s := &session{st: st, router: router, peers: map[rib.Peer]*peerState{},
+		rm: rib.NewRouteMonitoring(st.store, st.metrics.ignore)}
 	st.mu.Lock()
 	st.latest[router] = s
 	st.mu.Unlock()
@@ -125,7 +127,7 @@ func (s *session) termination(msg []byte) error {
 // from the same router monitors now (a router that reconnected before the
 // old connection was seen to end).
 func (s *session) forget() {
-	var drop []bgp.MonitoredPeer
+	var drop []rib.Peer
 	s.st.mu.Lock()
 	latest := s.st.latest[s.router]
 	if latest == s {
@@ -139,7 +141,7 @@ func (s *session) forget() {
 	}
 	s.st.mu.Unlock()
 	for _, p := range drop {
-		s.st.store.MonitoredDown(p)
+		s.st.store.Down(p, "down", 0)
 		s.st.metrics.forgetPeer(p)
 	}
 }

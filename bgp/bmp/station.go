@@ -12,20 +12,19 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
-	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/rib"
 	"github.com/routewarden/routewarden/internal/accept"
-	"github.com/routewarden/routewarden/validator"
 )
 
-// Store is where the station puts what it learns; *bgp.Store implements it.
+// Store is where the station puts what it learns, each monitored peer as the
+// origin of its paths; *rib.Store implements it.
 type Store interface {
-	MonitoredUp(p bgp.MonitoredPeer, info bgp.PeerInfo)
-	SetMonitoredView(p bgp.MonitoredPeer, sysName, view string)
-	MonitoredUpdate(p bgp.MonitoredPeer, attrs *validator.Attributes, announced, withdrawn []bgp.NLRI)
-	MonitoredEndOfRIB(p bgp.MonitoredPeer, family string, isV6 bool)
-	MonitoredClear(p bgp.MonitoredPeer)
-	MonitoredDown(p bgp.MonitoredPeer)
-	MonitoredPeers() []bgp.PeerInfo
+	rib.Writer // Update and EndOfRIB, through rib.RouteMonitoring
+	Up(p rib.Peer, info rib.PeerInfo)
+	SetView(p rib.Peer, sysName, view string)
+	Clear(p rib.Peer)
+	Down(p rib.Peer, state string, keep time.Duration)
+	MonitoredPeers() []rib.PeerInfo
 }
 
 // Config is the station's listener.

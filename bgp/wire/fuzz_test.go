@@ -8,7 +8,7 @@ import (
 
 	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
 
-	"github.com/routewarden/routewarden/bgp/rawbgp"
+	"github.com/routewarden/routewarden/bgp/bgptest"
 	"github.com/routewarden/routewarden/bgp/wire"
 )
 
@@ -17,10 +17,10 @@ import (
 // next hop and AS path (the route feed trusts Decode only on those).
 func FuzzDecodeAgreesWithGoBGP(f *testing.F) {
 	p := netip.MustParsePrefix("10.244.1.0/24")
-	msgs, _ := rawbgp.PackUpdates([]netip.Prefix{p, netip.MustParsePrefix("fd00:10:244:1::/64")}, attrs)
-	msgs = append(msgs, rawbgp.Withdraws([]netip.Prefix{p}, attrs)...)
-	for _, k := range rawbgp.Kinds {
-		msgs = append(msgs, rawbgp.Broken(k, p, attrs))
+	msgs, _ := bgptest.PackUpdates([]netip.Prefix{p, netip.MustParsePrefix("fd00:10:244:1::/64")}, attrs)
+	msgs = append(msgs, bgptest.Withdraws([]netip.Prefix{p}, attrs)...)
+	for _, k := range bgptest.Kinds {
+		msgs = append(msgs, bgptest.Broken(k, p, attrs))
 	}
 	for _, m := range msgs {
 		f.Add(m)

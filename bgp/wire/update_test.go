@@ -5,24 +5,24 @@ import (
 	"net/netip"
 	"testing"
 
-	"github.com/routewarden/routewarden/bgp/rawbgp"
+	"github.com/routewarden/routewarden/bgp/bgptest"
 	"github.com/routewarden/routewarden/bgp/wire"
 )
 
-var attrs = rawbgp.Attrs{NextHop: netip.MustParseAddr("10.0.0.11"), NextHop6: netip.MustParseAddr("fd00::11"),
+var attrs = bgptest.Attrs{NextHop: netip.MustParseAddr("10.0.0.11"), NextHop6: netip.MustParseAddr("fd00::11"),
 	ASPath: []uint32{65010, 4200000000}, LocalPref: 100}
 
-// TestDecodeRegularUpdates: well-formed UPDATEs, as packed by rawbgp, decode
+// TestDecodeRegularUpdates: well-formed UPDATEs, as packed by bgptest, decode
 // to their prefixes and attributes, and none is irregular.
 func TestDecodeRegularUpdates(t *testing.T) {
 	prefixes := []netip.Prefix{netip.MustParsePrefix("10.244.1.0/24"), netip.MustParsePrefix("10.244.2.128/25"),
 		netip.MustParsePrefix("fd00:10:244:1::/64")}
-	msgs, err := rawbgp.PackUpdates(prefixes, attrs)
+	msgs, err := bgptest.PackUpdates(prefixes, attrs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	msgs = append(msgs, rawbgp.Withdraws(prefixes, attrs)...)
-	msgs = append(msgs, rawbgp.EndOfRIB(false), rawbgp.EndOfRIB(true))
+	msgs = append(msgs, bgptest.Withdraws(prefixes, attrs)...)
+	msgs = append(msgs, bgptest.EndOfRIB(false), bgptest.EndOfRIB(true))
 	var got []string
 	var u wire.Update
 	for _, m := range msgs {
@@ -60,12 +60,12 @@ func TestDecodeRegularUpdates(t *testing.T) {
 // for its length, is regular.
 func TestDecodeFlagsWhatASpeakerReadsOtherwise(t *testing.T) {
 	p := netip.MustParsePrefix("10.244.1.0/24")
-	origin := rawbgp.Attr(rawbgp.FlagTransitive, rawbgp.AttrOrigin, []byte{0})
-	asPath := rawbgp.Attr(rawbgp.FlagTransitive, rawbgp.AttrASPath, rawbgp.ASPathValue([]uint32{65010}))
+	origin := bgptest.Attr(bgptest.FlagTransitive, bgptest.AttrOrigin, []byte{0})
+	asPath := bgptest.Attr(bgptest.FlagTransitive, bgptest.AttrASPath, bgptest.ASPathValue([]uint32{65010}))
 	nextHop := func(a string) []byte {
-		return rawbgp.Attr(rawbgp.FlagTransitive, rawbgp.AttrNextHop, netip.MustParseAddr(a).AsSlice())
+		return bgptest.Attr(bgptest.FlagTransitive, bgptest.AttrNextHop, netip.MustParseAddr(a).AsSlice())
 	}
-	nlri := rawbgp.NLRI(p, false, 0)
+	nlri := bgptest.NLRI(p, false, 0)
 	cat := func(parts ...[]byte) (b []byte) {
 		for _, x := range parts {
 			b = append(b, x...)
@@ -73,25 +73,25 @@ func TestDecodeFlagsWhatASpeakerReadsOtherwise(t *testing.T) {
 		return b
 	}
 	cases := map[string][]byte{
-		"duplicate AS_PATH": rawbgp.Update(nil, cat(origin, asPath, asPath, nextHop("10.0.0.11")), nlri),
-		"AS4_PATH":          rawbgp.Update(nil, cat(origin, asPath, nextHop("10.0.0.11"), rawbgp.Attr(0xC0, 17, rawbgp.ASPathValue([]uint32{65010}))), nlri),
-		"confederation segment": rawbgp.Update(nil, cat(origin,
-			rawbgp.Attr(rawbgp.FlagTransitive, rawbgp.AttrASPath, []byte{3, 1, 0, 0, 0xfd, 0xf2}), nextHop("10.0.0.11")), nlri),
-		"next hop 0.0.0.1":       rawbgp.Update(nil, cat(origin, asPath, nextHop("0.0.0.1")), nlri),
-		"multicast next hop":     rawbgp.Update(nil, cat(origin, asPath, nextHop("224.0.0.1")), nlri),
-		"MED of 3 bytes":         rawbgp.Update(nil, cat(origin, asPath, nextHop("10.0.0.11"), rawbgp.Attr(0x80, 4, []byte{0, 0, 1})), nlri),
-		"missing ORIGIN":         rawbgp.Update(nil, cat(asPath, nextHop("10.0.0.11")), nlri),
-		"communities of 5 bytes": rawbgp.Update(nil, cat(origin, asPath, nextHop("10.0.0.11"), rawbgp.Attr(0xC0, 8, []byte{1, 2, 3, 4, 5})), nlri),
+		"duplicate AS_PATH": bgptest.Update(nil, cat(origin, asPath, asPath, nextHop("10.0.0.11")), nlri),
+		"AS4_PATH":          bgptest.Update(nil, cat(origin, asPath, nextHop("10.0.0.11"), bgptest.Attr(0xC0, 17, bgptest.ASPathValue([]uint32{65010}))), nlri),
+		"confederation segment": bgptest.Update(nil, cat(origin,
+			bgptest.Attr(bgptest.FlagTransitive, bgptest.AttrASPath, []byte{3, 1, 0, 0, 0xfd, 0xf2}), nextHop("10.0.0.11")), nlri),
+		"next hop 0.0.0.1":       bgptest.Update(nil, cat(origin, asPath, nextHop("0.0.0.1")), nlri),
+		"multicast next hop":     bgptest.Update(nil, cat(origin, asPath, nextHop("224.0.0.1")), nlri),
+		"MED of 3 bytes":         bgptest.Update(nil, cat(origin, asPath, nextHop("10.0.0.11"), bgptest.Attr(0x80, 4, []byte{0, 0, 1})), nlri),
+		"missing ORIGIN":         bgptest.Update(nil, cat(asPath, nextHop("10.0.0.11")), nlri),
+		"communities of 5 bytes": bgptest.Update(nil, cat(origin, asPath, nextHop("10.0.0.11"), bgptest.Attr(0xC0, 8, []byte{1, 2, 3, 4, 5})), nlri),
 	}
-	for _, k := range rawbgp.Kinds {
-		cases[k.String()] = rawbgp.Broken(k, p, attrs)
+	for _, k := range bgptest.Kinds {
+		cases[k.String()] = bgptest.Broken(k, p, attrs)
 	}
 	for name, m := range cases {
 		t.Run(name, func(t *testing.T) {
 			var u wire.Update
 			err := u.Decode(m, wire.Options{})
 			regular := err == nil && u.Irregular == ""
-			if want := name == rawbgp.OversizedMessage.String(); regular != want {
+			if want := name == bgptest.OversizedMessage.String(); regular != want {
 				t.Errorf("regular: %v (error %v, irregular %q), want %v", regular, err, u.Irregular, want)
 			}
 		})

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/rib"
 	"github.com/routewarden/routewarden/config"
 	"github.com/routewarden/routewarden/httpapi"
 	"github.com/routewarden/routewarden/monitor"
@@ -53,7 +54,7 @@ func apiSources(cfg *config.Config, loop *monitor.Loop, collector *bgp.Collector
 	}
 }
 
-func apiPeer(p bgp.PeerInfo) httpapi.Peer {
+func apiPeer(p rib.PeerInfo) httpapi.Peer {
 	out := httpapi.Peer{Address: p.Address, ASN: p.ASN, RouterID: p.RouterID, State: p.State, Dynamic: p.Dynamic,
 		Since: p.Since, Routes: p.Routes, EndOfRIB: p.EndOfRIB, Families: p.Families, RestartTime: p.RestartTime,
 		StaleUntil: p.StaleUntil}

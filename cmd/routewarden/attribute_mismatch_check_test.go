@@ -11,7 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/speaker"
 	"github.com/routewarden/routewarden/internal/golden"
 	"github.com/routewarden/routewarden/internal/loopback"
 	"github.com/routewarden/routewarden/internal/testfrr"
@@ -87,7 +87,7 @@ func frrDumpWithNode2AS(t *testing.T, as uint32) string {
 	vty := testfrr.StartBGPD(t, tor, port, strings.ReplaceAll(conf, "remote-as 65010", "remote-as external"))
 	for i, n := range nodes {
 		asn := map[int]uint32{0: 65010, 1: as}[i]
-		sp, err := bgp.StartSpeaker(ctx, bgp.SpeakerConfig{Local: n, ASN: asn, CollectorAddr: tor, CollectorPort: port,
+		sp, err := speaker.Start(ctx, speaker.Config{Local: n, ASN: asn, CollectorAddr: tor, CollectorPort: port,
 			CollectorASN: 65000}, zerolog.Nop())
 		if err != nil {
 			t.Fatal(err)

@@ -2,7 +2,7 @@ package main
 
 // BenchmarkDetection measures detection latency end to end (issue 5, part 2),
 // with a real kube-apiserver + etcd (internal/testkube, Cilium's CRDs), real
-// GoBGP speakers (bgp.Speaker) and a real Alertmanager (internal/testam), and
+// GoBGP speakers (speaker.Speaker) and a real Alertmanager (internal/testam), and
 // routewarden run in-process with validation.holdDown 0 and the default
 // debounce. Every trial is timed from t0, taken just before the action is
 // issued, to the receipt of the first poll answer showing its effect:

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/speaker"
 	"github.com/routewarden/routewarden/internal/testam"
 	"github.com/routewarden/routewarden/internal/wait"
 )
@@ -25,7 +25,7 @@ type detectionEnv struct {
 	am       *testam.Alertmanager
 	api      string
 	client   *http.Client
-	speakers map[int]*bgp.Speaker
+	speakers map[int]*speaker.Speaker
 }
 
 // startDetectionEnv starts the control plane with three nodes, Alertmanager,

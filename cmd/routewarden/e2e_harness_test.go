@@ -18,7 +18,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/speaker"
 	"github.com/routewarden/routewarden/internal/logbuf"
 	"github.com/routewarden/routewarden/internal/loopback"
 	"github.com/routewarden/routewarden/internal/testam"
@@ -59,7 +59,7 @@ type e2e struct {
 	api      string // routewarden's HTTP API, http://httpAddr
 	cfgFile  string
 	logs     *logbuf.Buffer
-	speakers map[int]*bgp.Speaker
+	speakers map[int]*speaker.Speaker
 }
 
 // newE2E starts a real kube-apiserver and etcd with the CRDs of the newest
@@ -82,7 +82,7 @@ func newE2EOn(tb testing.TB, c testkube.Cilium, n int, docs ...string) *e2e {
 	env.Apply(tb, writeFile(tb, "cluster.yaml", strings.Join(all, "---\n")))
 	httpAddr := loopback.FreeAddr(tb)
 	return &e2e{env: env, bgpPort: loopback.FreePort(tb), httpAddr: httpAddr, api: "http://" + httpAddr,
-		speakers: map[int]*bgp.Speaker{}}
+		speakers: map[int]*speaker.Speaker{}}
 }
 
 // startE2E is newE2E with three nodes, routewarden run with o, each node's
@@ -167,9 +167,9 @@ func (e *e2e) startSpeakers(tb testing.TB, n int) {
 // speaker starts node i's GoBGP speaker (127.0.1.1i, AS 65010) towards
 // routewarden and announces the node's own CIDR unless announceOwn is false.
 // It stops when the test ends, if not before.
-func (e *e2e) speaker(tb testing.TB, i int, announceOwn bool) *bgp.Speaker {
+func (e *e2e) speaker(tb testing.TB, i int, announceOwn bool) *speaker.Speaker {
 	tb.Helper()
-	s, err := bgp.StartSpeaker(context.Background(), bgp.SpeakerConfig{
+	s, err := speaker.Start(context.Background(), speaker.Config{
 		Local: netip.MustParseAddr(fmt.Sprintf("127.0.1.%d", 10+i)), ASN: 65010,
 		CollectorAddr: netip.MustParseAddr("127.0.0.1"), CollectorPort: e.bgpPort, CollectorASN: 65000}, zerolog.Nop())
 	if err != nil {
@@ -216,7 +216,7 @@ func writeFile(tb testing.TB, name, content string) string {
 }
 
 // announce announces prefix with node's next hop, 10.0.0.1node.
-func announce(tb testing.TB, s *bgp.Speaker, prefix string, node int) {
+func announce(tb testing.TB, s *speaker.Speaker, prefix string, node int) {
 	tb.Helper()
 	if err := s.Announce(context.Background(), netip.MustParsePrefix(prefix), nodeAddr(node)); err != nil {
 		tb.Fatal(err)
@@ -224,7 +224,7 @@ func announce(tb testing.TB, s *bgp.Speaker, prefix string, node int) {
 }
 
 // withdraw withdraws prefix, announced with node's next hop.
-func withdraw(tb testing.TB, s *bgp.Speaker, prefix string, node int) {
+func withdraw(tb testing.TB, s *speaker.Speaker, prefix string, node int) {
 	tb.Helper()
 	if err := s.Withdraw(context.Background(), netip.MustParsePrefix(prefix), nodeAddr(node)); err != nil {
 		tb.Fatal(err)

@@ -13,8 +13,8 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/routewarden/routewarden/bgp"
 	"github.com/routewarden/routewarden/bgp/dump"
+	"github.com/routewarden/routewarden/bgp/speaker"
 	"github.com/routewarden/routewarden/internal/golden"
 	"github.com/routewarden/routewarden/internal/loopback"
 	"github.com/routewarden/routewarden/internal/testfrr"
@@ -67,7 +67,7 @@ func dumpPolicyScenario(t *testing.T) {
 	port := loopback.FreePort(t)
 	conf := testfrr.BMPConfig(t.TempDir(), tor, uint32(loopback.FreePort(t)), node)
 	vty := testfrr.StartBGPD(t, tor, port, testfrr.InboundPrefixList(conf, node, "nodes-in"))
-	sp, err := bgp.StartSpeaker(ctx, bgp.SpeakerConfig{Local: node, ASN: 65010, CollectorAddr: tor, CollectorPort: port,
+	sp, err := speaker.Start(ctx, speaker.Config{Local: node, ASN: 65010, CollectorAddr: tor, CollectorPort: port,
 		CollectorASN: 65000}, zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)

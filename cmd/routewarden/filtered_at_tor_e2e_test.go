@@ -14,7 +14,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/speaker"
 	"github.com/routewarden/routewarden/demo"
 	"github.com/routewarden/routewarden/internal/loopback"
 	"github.com/routewarden/routewarden/internal/testfrr"
@@ -53,7 +53,7 @@ func TestFilteredAtToRE2E(t *testing.T) {
 		addr       netip.Addr
 		cidr, next string
 	}{{n1, "10.244.1.0/24", "10.0.0.11"}, {n2, "10.244.2.0/24", "10.0.0.12"}} {
-		sp, err := bgp.StartSpeaker(ctx, bgp.SpeakerConfig{Local: n.addr, ASN: 65010, CollectorAddr: tor,
+		sp, err := speaker.Start(ctx, speaker.Config{Local: n.addr, ASN: 65010, CollectorAddr: tor,
 			CollectorPort: port, CollectorASN: 65000}, zerolog.Nop())
 		if err != nil {
 			t.Fatal(err)

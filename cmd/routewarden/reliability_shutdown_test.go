@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/speaker"
 	"github.com/routewarden/routewarden/internal/testam"
 	"github.com/routewarden/routewarden/internal/wait"
 )
@@ -51,7 +51,7 @@ func TestReliabilityShutdown(t *testing.T) {
 	wait.True(t, "SIGHUP to reload the config", time.Minute, func() bool {
 		return strings.Contains(logs.String(), `"message":"config reloaded"`)
 	})
-	for i, s := range map[int]*bgp.Speaker{1: speakers, 2: s2, 3: s3} {
+	for i, s := range map[int]*speaker.Speaker{1: speakers, 2: s2, 3: s3} {
 		if !s.Established(context.Background()) {
 			t.Errorf("node%d's session dropped on SIGHUP", i)
 		}

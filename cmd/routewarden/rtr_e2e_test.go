@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/routewarden/routewarden/bgp/speaker"
 	"github.com/routewarden/routewarden/internal/testkube"
 
 	"github.com/rs/zerolog"
 
-	"github.com/routewarden/routewarden/bgp"
 	"github.com/routewarden/routewarden/internal/loopback"
 	"github.com/routewarden/routewarden/internal/wait"
 )
@@ -104,7 +104,7 @@ func TestRTRToR(t *testing.T) {
 				3: {"10.244.3.0/24"},
 			}
 			for i := 1; i <= 3; i++ {
-				s, err := bgp.StartSpeaker(context.Background(), bgp.SpeakerConfig{
+				s, err := speaker.Start(context.Background(), speaker.Config{
 					Local: netip.MustParseAddr(fmt.Sprintf("127.0.1.1%d", i)), ASN: asn(i),
 					CollectorAddr: torAddr, CollectorPort: torPort, CollectorASN: rovToRASN}, zerolog.Nop())
 				if err != nil {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/speaker"
 	"github.com/routewarden/routewarden/internal/wait"
 )
 
@@ -81,7 +81,7 @@ func TestRunWarmupEndsFromInventory(t *testing.T) {
 // sends End-of-RIB only to peers that negotiated it.
 func grSpeaker(t *testing.T, e *e2e, i int) {
 	t.Helper()
-	s, err := bgp.StartSpeaker(context.Background(), bgp.SpeakerConfig{
+	s, err := speaker.Start(context.Background(), speaker.Config{
 		Local: netip.MustParseAddr(fmt.Sprintf("127.0.1.%d", 10+i)), ASN: 65010, RestartTime: 120,
 		CollectorAddr: netip.MustParseAddr("127.0.0.1"), CollectorPort: e.bgpPort, CollectorASN: 65000}, zerolog.Nop())
 	if err != nil {

@@ -6,11 +6,11 @@ import (
 	"net/netip"
 	"time"
 
-	"github.com/routewarden/routewarden/bgp/rawbgp"
+	"github.com/routewarden/routewarden/bgp/bgptest"
 	"github.com/routewarden/routewarden/hack/bench/ingest"
 )
 
-// The raw sender is bgp/rawbgp: a minimal BGP speaker (OPEN/KEEPALIVE
+// The raw sender is bgp/bgptest: a minimal BGP speaker (OPEN/KEEPALIVE
 // handshake) that writes pre-built UPDATE bytes as fast as the collector
 // reads them.
 
@@ -27,13 +27,13 @@ func buildUpdates(w ingest.Workload) (msgs []byte, count int, err error) {
 		for i := k * w.PerNode; i < min((k+1)*w.PerNode, w.N); i++ {
 			ps = append(ps, w.Prefix(i))
 		}
-		a := rawbgp.Attrs{LocalPref: localPref} // iBGP: an empty AS_PATH
+		a := bgptest.Attrs{LocalPref: localPref} // iBGP: an empty AS_PATH
 		if nh := w.NodeAddr(k); nh.Is4() {
 			a.NextHop = nh
 		} else {
 			a.NextHop6 = nh
 		}
-		node, err := rawbgp.PackUpdates(ps, a)
+		node, err := bgptest.PackUpdates(ps, a)
 		if err != nil {
 			return nil, 0, fmt.Errorf("packing node %d's prefixes: %w", k, err)
 		}
@@ -42,17 +42,17 @@ func buildUpdates(w ingest.Workload) (msgs []byte, count int, err error) {
 		}
 		count += len(node)
 	}
-	msgs = append(msgs, rawbgp.EndOfRIB(false)...)
-	return append(msgs, rawbgp.EndOfRIB(true)...), count, nil
+	msgs = append(msgs, bgptest.EndOfRIB(false)...)
+	return append(msgs, bgptest.EndOfRIB(true)...), count, nil
 }
 
 // dialRaw connects from local to the collector at addr (retrying while it
 // starts listening) and completes the handshake.
-func dialRaw(ctx context.Context, local netip.Addr, addr string, asn uint32) (*rawbgp.Conn, error) {
-	o := rawbgp.Open{ASN: asn, RouterID: local, LocalAddr: local}
+func dialRaw(ctx context.Context, local netip.Addr, addr string, asn uint32) (*bgptest.Conn, error) {
+	o := bgptest.Open{ASN: asn, RouterID: local, LocalAddr: local}
 	for deadline := time.Now().Add(15 * time.Second); ; {
 		hctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		c, err := rawbgp.Dial(hctx, addr, o)
+		c, err := bgptest.Dial(hctx, addr, o)
 		cancel()
 		if err == nil || time.Now().After(deadline) || ctx.Err() != nil {
 			return c, err

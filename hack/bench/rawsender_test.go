@@ -6,7 +6,7 @@ import (
 
 	"github.com/osrg/gobgp/v4/pkg/packet/bgp"
 
-	"github.com/routewarden/routewarden/bgp/rawbgp"
+	"github.com/routewarden/routewarden/bgp/bgptest"
 	"github.com/routewarden/routewarden/hack/bench/ingest"
 )
 
@@ -32,7 +32,7 @@ func TestPackedUpdatesDecode(t *testing.T) {
 			var eor []bgp.Family
 			for off := 0; off < len(msgs); {
 				l := int(binary.BigEndian.Uint16(msgs[off+16:]))
-				if l > rawbgp.MaxMessage {
+				if l > bgptest.MaxMessage {
 					t.Fatalf("message of %d bytes", l)
 				}
 				m, err := bgp.ParseBGPMessage(msgs[off : off+l])

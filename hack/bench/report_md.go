@@ -155,7 +155,7 @@ validation, gobgpd watched over BMP), 3 trials per size (1 in bench-quick).
 N/10 Ready nodes with a CiliumNode each, cluster-pool IPAM, each node's ten CIDRs allocated to it and announced
 with its address as next hop, so the verdict on a complete table has no finding. iBGP, AS 65000 on both sides.
 
-**Senders.** *raw*: a minimal BGP speaker (` + "`bgp/rawbgp`, driven by `hack/bench/rawsender.go`" + `) that
+**Senders.** *raw*: a minimal BGP speaker (` + "`bgp/bgptest`, driven by `hack/bench/rawsender.go`" + `) that
 completes the OPEN/KEEPALIVE handshake and writes pre-built UPDATEs, each node's prefixes packed into one UPDATE
 (at most 4096 bytes; prefixes share an UPDATE only when they share the next hop), then End-of-RIB for IPv4 and
 IPv6. *gobgp*: a GoBGP v4.8.0 server in the harness holding the workload in its RIB, peering with the collector

@@ -12,7 +12,7 @@ import (
 	"github.com/osrg/gobgp/v4/pkg/packet/bgp"
 	"github.com/osrg/gobgp/v4/pkg/server"
 
-	rwbgp "github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/speaker"
 	"github.com/routewarden/routewarden/hack/bench/ingest"
 )
 
@@ -69,7 +69,7 @@ func (s *gobgpSpeaker) load(ctx context.Context, w ingest.Workload) error {
 				nh := w.NodeAddr(k)
 				for i := k * w.PerNode; i < min((k+1)*w.PerNode, w.N); i++ {
 					p := w.Prefix(i)
-					path, err := rwbgp.UnicastPath(p, nh, localPrefAttr)
+					path, err := speaker.UnicastPath(p, nh, localPrefAttr)
 					if err == nil {
 						_, err = s.srv.AddPath(apiutil.AddPathRequest{Paths: []*apiutil.Path{path}})
 					}

@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/routewarden/routewarden/bgp/rawbgp"
+	"github.com/routewarden/routewarden/bgp/bgptest"
 	"github.com/routewarden/routewarden/hack/bench/ingest"
 )
 
@@ -121,7 +121,7 @@ type sender interface {
 // write; the session stays up, kept alive, until stop.
 type rawSender struct {
 	msgs []byte
-	c    *rawbgp.Conn
+	c    *bgptest.Conn
 }
 
 func (r *rawSender) start(ctx context.Context, port int) (time.Time, error) {

@@ -24,6 +24,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/rib"
 	"github.com/routewarden/routewarden/demo"
 	"github.com/routewarden/routewarden/hack/bench/ingest"
 	"github.com/routewarden/routewarden/monitor"
@@ -146,7 +147,7 @@ func runRWCollector(args []string) error {
 }
 
 // watchHeld prints "held" once the store holds want routes.
-func watchHeld(ctx context.Context, s *bgp.Store, want int) error {
+func watchHeld(ctx context.Context, s *rib.Store, want int) error {
 	t := time.NewTicker(2 * time.Millisecond)
 	defer t.Stop()
 	for {

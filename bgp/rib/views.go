@@ -1,0 +1,102 @@
+package rib
+
+import (
+	"net/netip"
+	"slices"
+
+	"github.com/routewarden/routewarden/validator"
+)
+
+// The views of a BMP-monitored peer (RFC 7854 pre- and post-policy
+// Adj-RIB-In; RFC 9069 Loc-RIB, a peer of its own, type 3) are held apart:
+// the rules judge the post-policy view where the router sends one, else the
+// pre-policy view (shadowed reports the other), and PolicyDrops compares the
+// two for the rule filtered-at-tor.
+const (
+	ViewPrePolicy  = "pre-policy"
+	ViewPostPolicy = "post-policy"
+	ViewLocRIB     = "loc-rib"
+)
+
+// The view part of a peerKey: a direct peer's paths, and a monitored peer's
+// pre-policy or Loc-RIB paths, are keyPrePolicy.
+const (
+	keyPrePolicy uint8 = iota
+	keyPostPolicy
+)
+
+// peerTypeLocRIB is the BMP peer type of a router's Loc-RIB (RFC 9069).
+const peerTypeLocRIB = 3
+
+func withView(p Peer, view string) Peer { p.View = view; return p }
+
+// views returns the entries of each view held of monitored peer p.
+func (s *Store) views(p Peer) []*peerEntry {
+	var out []*peerEntry
+	for _, v := range []string{ViewPrePolicy, ViewPostPolicy} {
+		if e, ok := s.peers[withView(p, v).key()]; ok {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// shadowed reports whether k is a monitored peer's pre-policy view while
+// the store holds its post-policy view: the rules do not judge it.
+func (s *Store) shadowed(k peerKey) bool {
+	if !k.router.IsValid() || k.view != keyPrePolicy || k.typ == peerTypeLocRIB {
+		return false
+	}
+	k.view = keyPostPolicy
+	_, ok := s.peers[k]
+	return ok
+}
+
+func viewOf(k peerKey) string {
+	switch {
+	case k.typ == peerTypeLocRIB:
+		return ViewLocRIB
+	case k.view == keyPostPolicy:
+		return ViewPostPolicy
+	}
+	return ViewPrePolicy
+}
+
+// ViewPath is a path of one view of a BMP-monitored peer.
+type ViewPath struct {
+	// Router is the monitoring router (the ToR); View the RIB the path is in.
+	Router netip.Addr
+	View   string
+	validator.Route
+}
+
+// ViewPaths returns the paths of every BMP-monitored peer's view named view
+// (ViewPrePolicy, ViewPostPolicy, ViewLocRIB), judged by the rules or not,
+// sorted by prefix, router, then peer: the API shows what each view holds.
+func (s *Store) ViewPaths(view string) []ViewPath {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []ViewPath
+	for k, e := range s.peers {
+		if !k.router.IsValid() || viewOf(k) != view {
+			continue
+		}
+		e.paths.each(func(p netip.Prefix, id uint32, v uint32) (uint32, bool) {
+			out = append(out, ViewPath{Router: k.router, View: view, Route: s.attrs.route(p, id, v)})
+			return v, true
+		})
+	}
+	slices.SortFunc(out, func(a, b ViewPath) int {
+		if c := a.Prefix.Addr().Compare(b.Prefix.Addr()); c != 0 {
+			return c
+		}
+		if c := a.Prefix.Bits() - b.Prefix.Bits(); c != 0 {
+			return c
+		}
+		if c := a.Router.Compare(b.Router); c != 0 {
+			return c
+		}
+		return a.Attrs().Peer.Compare(b.Attrs().Peer)
+	})
+	return out
+}
