@@ -157,6 +157,11 @@ func (f *routeFeed) routeMonitoring(msg []byte) {
 		// An AS loop: GoBGP rejects such paths (RFC 4271 9.1.2).
 		u.TreatAsWithdraw()
 	}
+	// End-of-RIB comes from the watch API alone (feed.go). GoBGP takes an
+	// UPDATE for an End-of-RIB only when the empty MP_UNREACH stands alone; one
+	// that also carries paths (IPv4 NLRI beside an empty IPv6 MP_UNREACH) is
+	// forwarded here but ends no table in GoBGP, so it must not end one here.
+	u.EoR = u.EoR[:0]
 	f.rm.Apply(rib.Direct(h.Addr), h, u)
 }
 

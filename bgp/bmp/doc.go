@@ -4,14 +4,15 @@
 // the routes land in the RIB (rib.Store) beside those of directly peered nodes, each
 // attributed to the monitored peer.
 //
-// Per monitored peer one view is kept: post-policy Adj-RIB-In when the router
-// sends it (what the router accepted), else pre-policy; once a post-policy
-// message arrives for a peer, its pre-policy routes are dropped and later
-// pre-policy messages ignored. Adj-RIB-Out messages are ignored. Loc-RIB
-// messages (peer type 3) are the sender's own announcements: only locally
-// originated paths (empty AS path) are kept, attributed to the sender's address
-// (a Cilium node's address, named by the Initiation sysName), not to an
-// unspecified next hop; learned paths there are second-hand and skipped.
+// A monitored peer's views are held apart in the RIB (bgp/rib, views.go):
+// pre-policy and post-policy Adj-RIB-In, and the sender's Loc-RIB as a peer of
+// its own. The rules judge post-policy where the router sends it (what the
+// router accepted), else pre-policy; comparing the two tells what the router's
+// policy dropped (filtered-at-tor). Adj-RIB-Out messages are ignored. In the
+// Loc-RIB (peer type 3) only locally originated paths (empty AS path) are
+// kept, attributed to the sender's address (a Cilium node's address, named by
+// the Initiation sysName), not to an unspecified next hop; learned paths there
+// are second-hand and skipped (rib.RouteMonitoring, shared with the route feed).
 //
 // Senders' quirks handled: FRR (before FRRouting/frr#21815) prepends its own
 // ASN to the Adj-RIB-In AS paths it reports, which is stripped; FRR 8.4 leaves
@@ -20,5 +21,5 @@
 // negotiated (addpath.go). A BMP session's end drops its monitored peers' routes.
 //
 // GoBGP's packet/bmp decodes every message but Route Monitoring's UPDATE, which
-// update.go decodes itself for IPv4 and IPv6 unicast (see BenchmarkDecodeUpdate).
+// bgp/wire decodes for IPv4 and IPv6 unicast (see BenchmarkDecodeUpdate).
 package bmp

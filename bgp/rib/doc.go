@@ -17,5 +17,6 @@
 //     post-policy and Loc-RIB views (views.go) and what policy dropped
 //     (policy_drops.go).
 //
-// It imports neither GoBGP nor the collector: it gets decoded messages.
+// It imports neither GoBGP nor the collector directly: it gets messages
+// bgp/wire decoded (bgp/wire reads them with GoBGP's packet types).
 package rib

@@ -12,7 +12,7 @@ import (
 // fakeRules are the house's rules over the fake module "m".
 var fakeRules = rules{
 	Module: "m", Layers: house, PureLayer: pureLayer, Impure: impure, Clock: clock,
-	Owned: owned, Kits: kits, Leaves: leaves, Outside: outside,
+	Owned: owned, Kits: kits, Leaves: leaves, Outside: outside, Bounded: bounded,
 }
 
 // fakeGraph builds a graph from "package: imports | test imports" lines (a
@@ -62,7 +62,7 @@ func TestRulesOnFakeGraphs(t *testing.T) {
 		"bgp: validator github.com/osrg/gobgp/v4/api | monitor rtr internal/testam",
 		"github.com/osrg/gobgp/v4/api: net/http", "net/http: log", "log:", "fmt:",
 		"kube: validator k8s.io/client-go/rest", "k8s.io/client-go/rest: net/http", "config: validator/lint",
-		"monitor: validator kube bgp runtime/debug", "runtime/debug:",
+		"monitor: validator runtime/debug | bgp kube", "runtime/debug:",
 		"alert: monitor httpapi", "httpapi: alert monitor", "rtr: monitor", "demo: bgp monitor",
 		"cmd/routewarden: demo alert kube config | internal/testam",
 		"hack/bench: cmd/routewarden internal/testam github.com/osrg/gobgp/v4/api k8s.io/client-go/rest",
@@ -107,6 +107,12 @@ func TestRulesOnFakeGraphs(t *testing.T) {
 			wants: []string{"cmd/routewarden -> k8s.io/client-go/rest: only kube/, hack/ import k8s.io/client-go"}},
 		{name: "bgp imports the monitoring loop", edit: []string{"bgp: monitor"},
 			wants: []string{"bgp -> monitor runs up the house (bgp is in layer sources, monitor in monitor)"}},
+		{name: "the loop reaches GoBGP through bgp", edit: []string{"monitor: validator bgp"},
+			wants: []string{"monitor -> bgp -> github.com/osrg/gobgp/v4/api: monitor/ reaches"}},
+		{name: "the loop logs", edit: []string{"monitor: validator github.com/rs/zerolog", "github.com/rs/zerolog:"},
+			wants: []string{"monitor -> github.com/rs/zerolog: monitor/ reaches github.com/rs/zerolog"}},
+		{name: "the product imports a test helper of internal", edit: []string{"alert: monitor internal/loopback"},
+			wants: []string{"alert -> internal/loopback: the product imports a test kit"}},
 		{name: "internal imports a room", edit: []string{"internal/radix: validator"},
 			wants: []string{"internal/radix -> validator runs up the house",
 				"internal/radix -> validator: internal/ imports nothing of routewarden outside internal/"}},

@@ -43,6 +43,14 @@ type rules struct {
 	Leaves    []string
 	Outside   []string // rooms outside the product
 	Waivers   []waiver
+	Bounded   []bound // rooms besides the pure layer that must not reach some packages
+}
+
+// bound says that a room (and every package under it) reaches none of Not.
+type bound struct {
+	Room string
+	Not  []string
+	Why  string
 }
 
 // pkg is one package as go list reports it.
@@ -165,17 +173,26 @@ func (r rules) checkPackage(g graph, p *pkg, used map[waiver]bool) []string {
 		}
 	}
 	if r.Layers[li].Name == r.PureLayer {
-		for _, chain := range r.reach(g, p.ImportPath) {
+		for _, chain := range reach(g, p.ImportPath, r.Impure, r.short) {
 			add("%s: the pure layer %s reaches %s", strings.Join(chain, " -> "), r.PureLayer, chain[len(chain)-1])
 		}
 		problems = append(problems, r.clockCalls(g, p)...)
 	}
+	for _, b := range r.Bounded {
+		if !match(from, b.Room) {
+			continue
+		}
+		for _, chain := range reach(g, p.ImportPath, b.Not, r.short) {
+			add("%s: %s/ reaches %s (%s)", strings.Join(chain, " -> "), b.Room, chain[len(chain)-1], b.Why)
+		}
+	}
 	return problems
 }
 
-// reach returns the shortest import chain from path to each impure package
-// it reaches first (not those reached only through an impure one).
-func (r rules) reach(g graph, path string) [][]string {
+// reach returns the shortest import chain from path to each package of not
+// it reaches first (not those reached only through one of them); short names
+// the chain's packages.
+func reach(g graph, path string, not []string, short func(string) string) [][]string {
 	parent := map[string]string{path: ""}
 	var chains [][]string
 	for queue := []string{path}; len(queue) > 0; queue = queue[1:] {
@@ -188,13 +205,13 @@ func (r rules) reach(g graph, path string) [][]string {
 				continue
 			}
 			parent[imp] = queue[0]
-			if !matchAny(imp, r.Impure) {
+			if !matchAny(imp, not) {
 				queue = append(queue, imp)
 				continue
 			}
 			var chain []string
 			for at := imp; at != ""; at = parent[at] {
-				chain = append([]string{r.short(at)}, chain...)
+				chain = append([]string{short(at)}, chain...)
 			}
 			chains = append(chains, chain)
 		}

@@ -73,7 +73,7 @@ func (o *verdictObserver) Observe(s monitor.State, _ []monitor.Transition) {
 
 // runRWCollector runs one trial's collector:
 // the real bgp.Collector (defaults of routewarden.yaml: graceful restart with a
-// 120 s window, ADD-PATH receive) and the real continuous loop (20 ms debounce,
+// 120 s window, ADD-PATH receive) and the real monitoring loop (20 ms debounce,
 // 30 s hold-down) validating against a static in-memory cluster whose
 // allocations are exactly the announced prefixes. It prints "held" when the
 // store holds every route and "verdict" at the first validation covering all.
