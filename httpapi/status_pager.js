@@ -1,9 +1,11 @@
 // Paging (status.go inlines this after status.js): the findings, nodes and peers tables draw PAGE_ROWS rows at a
 // time, problems first, with Previous/Next under each. Nodes and peers are paged and filtered by the API
 // (?order=problems&q=&problems=true, continue tokens), findings here. Each table's page lives in the URL
-// (?nodes=100:<token>, ?findings=100: the first row's position, then the token) next to ?q= and ?only=.
+// (?nodes=100:<token>: the first row's position, then the token) next to ?q= and ?only=.
 const PAGE_ROWS = 100;
-const PAGED = ["findings", "nodes", "peers"];
+const PAGED = ["findings", "nodes", "peers", "views"];
+// LOCAL are the tables the page holds whole and cuts pages out of (?findings=100: the first row's position).
+const LOCAL = ["findings", "views"];
 // pages: where each table's shown page starts (position, and the API's continue token for nodes and peers), the
 // pages before it (for Previous), and what the last answer said about the rest.
 const pages = Object.fromEntries(PAGED.map((t) => [t, { at: 0, token: "", back: [], next: "", total: 0, rows: 0 }]));
@@ -12,8 +14,8 @@ function readPages(params) {
   for (const t of PAGED) {
     const [at, token] = (params.get(t) || "").split(/:(.*)/s);
     pages[t].at = Math.max(0, parseInt(at, 10) || 0);
-    pages[t].token = t === "findings" ? "" : token || "";
-    if (t !== "findings" && !pages[t].token) pages[t].at = 0;
+    pages[t].token = LOCAL.includes(t) ? "" : token || "";
+    if (!LOCAL.includes(t) && !pages[t].token) pages[t].at = 0;
   }
 }
 function writePages(q) {
@@ -42,7 +44,7 @@ function applyFilters(totals) {
     $("c-" + id).textContent = all ? (n === all ? String(n) : n + " of " + all + " shown") : "";
     if (n < all) shown.push(n + " of " + all + " " + id);
   };
-  for (const id of PAGED) count(id, pages[id].total, totals[id]);
+  for (const id of ["findings", "nodes", "peers"]) count(id, pages[id].total, totals[id]);
   for (const id of ["transitions", "convergence"]) {
     const rows = [...$(id).tBodies[0].rows].filter((r) => r.dataset.search !== undefined);
     for (const r of rows) r.hidden = only && r.dataset.problem !== "true" || !words.every((w) => r.dataset.search.includes(w));
@@ -125,7 +127,8 @@ function paged(table, answer, rows) {
 function renderPager(table) {
   const p = pages[table], nav = $("p-" + table), [prev, info, next] = nav.children;
   nav.hidden = p.at === 0 && !p.next;
-  info.textContent = p.rows ? "rows " + (p.at + 1) + "–" + (p.at + p.rows) + " of " + p.total + ", problems first" : "";
+  info.textContent = p.rows ? "rows " + (p.at + 1) + "–" + (p.at + p.rows) + " of " + p.total +
+    (table === "findings" ? ", worst first" : table === "views" ? ", dropped first" : ", problems first") : "";
   prev.disabled = p.at === 0;
   next.disabled = !p.next;
 }
@@ -134,13 +137,13 @@ function turnPage(table, dir) {
   const p = pages[table];
   if (dir === "next" && p.next) {
     p.back.push({ at: p.at, token: p.token });
-    Object.assign(p, table === "findings" ? { at: Number(p.next) } : { at: p.at + p.rows, token: p.next });
+    Object.assign(p, LOCAL.includes(table) ? { at: Number(p.next) } : { at: p.at + p.rows, token: p.next });
   } else if (dir === "prev") {
-    const b = p.back.pop() || (table === "findings" ? { at: Math.max(0, p.at - PAGE_ROWS), token: "" } : { at: 0, token: "" });
+    const b = p.back.pop() || (LOCAL.includes(table) ? { at: Math.max(0, p.at - PAGE_ROWS), token: "" } : { at: 0, token: "" });
     Object.assign(p, b);
   }
   refreshSoon(0);
-  $(table).scrollIntoView({ block: "nearest" });
+  $("h-" + table).scrollIntoView({ block: "nearest" });
 }
 for (const t of PAGED) {
   $("p-" + t).addEventListener("click", (e) => { if (e.target.dataset.dir) turnPage(t, e.target.dataset.dir); });
