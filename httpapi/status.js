@@ -240,10 +240,11 @@ async function refresh() {
     // page cannot do without comes first (findings, the shown pages, changes), the rest after and may fail.
     const [state, nodes, peers, ts] = await Promise.all([getJSON("api/v1/findings?limit=5000"),
       getPage("nodes").catch((err) => ({ error: err.message })), getPage("peers"), getJSON("api/v1/transitions?limit=20")]);
-    const down = await getJSON("api/v1/peers?problems=true&limit=5000").then((r) => r.peers, () => null);
-    const [nodeTotal, peerTotal] = filtered() ? await Promise.all(["nodes", "peers"].map((t) =>
-      getJSON("api/v1/" + t + "?limit=1").then((r) => r.total, () => null))) : [nodes.error ? null : nodes.total, peers.total];
-    const conv = await getJSON("api/v1/convergence?limit=50").catch(() => null);
+    const total = (t) => getJSON("api/v1/" + t + "?limit=1").then((r) => r.total, () => null);
+    const [down, conv, nodeTotal, peerTotal] = await Promise.all([
+      getJSON("api/v1/peers?problems=true&limit=5000").then((r) => r.peers, () => null),
+      getJSON("api/v1/convergence?limit=50").catch(() => null),
+      filtered() ? total("nodes") : nodes.error ? null : nodes.total, filtered() ? total("peers") : peers.total]);
     if (my !== seq) return;
     const now = instant(state.now) || Date.now();
     context = nodeContext(state.findings, down && down.filter((p) => p.state !== "established"));
