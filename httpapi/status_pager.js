@@ -1,6 +1,6 @@
-// Paging (status.go inlines this after status.js): the findings, nodes and peers tables draw PAGE_ROWS rows at a
-// time, problems first, with Previous/Next under each. Nodes and peers are paged and filtered by the API
-// (?order=problems&q=&problems=true, continue tokens), findings here. Each table's page lives in the URL
+// Paging (status.go inlines this after status.js): the findings, nodes, peers and BMP paths tables draw PAGE_ROWS
+// rows at a time, problems first, with Previous/Next above each. Nodes and peers are paged and filtered by the API
+// (?order=problems&q=&problems=true, continue tokens), findings and paths here. Each table's page lives in the URL
 // (?nodes=100:<token>: the first row's position, then the token) next to ?q= and ?only=.
 const PAGE_ROWS = 100;
 const PAGED = ["findings", "nodes", "peers", "views"];
@@ -108,7 +108,7 @@ async function getPage(table) {
   }
 }
 
-// pageOf cuts the shown page out of a list the page holds whole (findings).
+// pageOf cuts the shown page out of a list the page holds whole (findings, paths).
 function pageOf(table, items) {
   const p = pages[table];
   if (p.at >= items.length) p.at = Math.max(0, items.length - PAGE_ROWS);
