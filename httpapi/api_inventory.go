@@ -30,8 +30,9 @@ type nodesResponse struct {
 
 var routeParams = []param{{name: "node"}, {name: "peer", check: checkAddr}, {name: "prefix", check: checkPrefix},
 	{name: "view", valid: func() []string { return routeViews }}}
-var peerParams = []param{{name: "node"}, {name: "peer", check: checkAddr}}
-var nodeParams = []param{{name: "node"}}
+var peerParams = []param{{name: "node"}, {name: "peer", check: checkAddr}, {name: "state"}, searchParam,
+	problemsParam, orderParam}
+var nodeParams = []param{{name: "node"}, searchParam, problemsParam, orderParam}
 
 func mustPrefix(s string) string { return netip.MustParsePrefix(s).String() }
 func mustAddr(s string) string   { return netip.MustParseAddr(s).String() }
@@ -124,7 +125,8 @@ func (s *Server) viewRoutes(view string) ([]validator.Route, map[*validator.Attr
 	return out, routers
 }
 
-// peers lists BGP peers, each with the node its address belongs to.
+// peers lists BGP peers, each with the node its address belongs to, by
+// address or (?order=problems) sessions down and waiting first.
 func (s *Server) peers(w http.ResponseWriter, q query) {
 	snap, err := s.snapshot()
 	if snap == nil && q.Get("node") != "" {
@@ -137,9 +139,11 @@ func (s *Server) peers(w http.ResponseWriter, q query) {
 		if snap != nil {
 			node = snap.NodeAt(p.Address)
 		}
+		pj := peerOut(p, node)
 		if (q.Get("node") == "" || node == q.Get("node")) && (q.Get("peer") == "" ||
-			addrText(p.Address) == mustAddr(q.Get("peer"))) {
-			sel = append(sel, peerOut(p, node))
+			addrText(p.Address) == mustAddr(q.Get("peer"))) && (q.Get("state") == "" || p.State == q.Get("state")) &&
+			matchProblems(q, judgePeer(pj).problem) && matchWords(q.Get("q"), peerSearchText(pj)...) {
+			sel = append(sel, pj)
 		}
 	}
 	key := func(p peerJSON) string {
@@ -149,7 +153,11 @@ func (s *Server) peers(w http.ResponseWriter, q query) {
 		return p.Address + "|"
 	}
 	slices.SortFunc(sel, func(a, b peerJSON) int { return strings.Compare(key(a), key(b)) })
-	pg, next, apiErr := page(sel, q, key)
+	vs := make([]verdict, len(sel))
+	for i, p := range sel {
+		vs[i] = judgePeer(p)
+	}
+	pg, next, apiErr := page(sortByVerdict(q, sel, vs, key), q, key)
 	if apiErr != nil {
 		writeError(w, apiErr)
 		return
@@ -157,8 +165,8 @@ func (s *Server) peers(w http.ResponseWriter, q query) {
 	writeJSON(w, peersResponse{Peers: orEmpty(pg), Total: len(sel), Continue: next})
 }
 
-// nodes lists every node's allocations next to what it announces; 503 while
-// the inventory is unavailable.
+// nodes lists every node's allocations next to what it announces, by name or
+// (?order=problems) problems first; 503 while the inventory is unavailable.
 func (s *Server) nodes(w http.ResponseWriter, q query) {
 	var c *validator.Cluster
 	var err error
@@ -176,13 +184,19 @@ func (s *Server) nodes(w http.ResponseWriter, q query) {
 			peersOf[n] = append(peersOf[n], addrText(p.Address))
 		}
 	}
+	j := newNodeJudge(s.src.State().Findings)
 	var sel []nodeJSON
+	var vs []verdict
 	for _, n := range validator.NodeStatuses(c, s.src.Routes()) {
-		if q.Get("node") == "" || n.Name == q.Get("node") {
-			sel = append(sel, nodeOut(n, peersOf[n.Name]))
+		nj := nodeOut(n, peersOf[n.Name])
+		v := j.judge(nj)
+		if (q.Get("node") == "" || n.Name == q.Get("node")) && matchProblems(q, v.problem) &&
+			matchWords(q.Get("q"), j.searchText(nj)...) {
+			sel, vs = append(sel, nj), append(vs, v)
 		}
 	}
-	pg, next, apiErr := page(sel, q, func(n nodeJSON) string { return n.Name })
+	key := func(n nodeJSON) string { return n.Name }
+	pg, next, apiErr := page(sortByVerdict(q, sel, vs, key), q, key)
 	if apiErr != nil {
 		writeError(w, apiErr)
 		return

@@ -10,15 +10,18 @@ import (
 
 // statusPage is the status page: one self-contained HTML document (inline CSS
 // and JavaScript, no external asset, no build step) that reads the JSON API.
-// Its script is kept in status.js and inlined where status.html marks it.
-var statusPage = bytes.Replace(bytes.Replace(statusHTML, []byte("/*status.js*/"), statusJS, 1),
-	[]byte("/*status_views.js*/"), statusViewsJS, 1)
+// Its script is kept in status.js, status_pager.js and status_views.js, inlined
+// where status.html marks them.
+var statusPage = bytes.Replace(bytes.Replace(bytes.Replace(statusHTML, []byte("/*status.js*/"), statusJS, 1),
+	[]byte("/*status_pager.js*/"), statusPagerJS, 1), []byte("/*status_views.js*/"), statusViewsJS, 1)
 
 var (
 	//go:embed status.html
 	statusHTML []byte
 	//go:embed status.js
 	statusJS []byte
+	//go:embed status_pager.js
+	statusPagerJS []byte
 	//go:embed status_views.js
 	statusViewsJS []byte
 )

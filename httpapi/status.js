@@ -1,6 +1,7 @@
 "use strict";
 // The status page's script (status.go inlines it into status.html): it reads ./api/v1/* every REFRESH_MS and
-// draws problems first; the search box and "only problems" filter every table and live in the URL (?q=&only=).
+// draws problems first, a page of rows a table (status_pager.js); the search box and "only problems" filter every
+// table and live in the URL (?q=&only=).
 const REFRESH_MS = 5000;
 const SEVERITY = { critical: 3, warning: 2, info: 1 };
 const $ = (id) => document.getElementById(id);
@@ -44,15 +45,20 @@ function row(attrs, problem, words, ...cells) {
     ...cells);
 }
 
+function findingWords(f) { return [f.rule, f.severity, f.prefix, f.node, f.peer, f.nextHop, f.owner, f.message]; }
+// renderFindings draws the shown page of the findings the search matches (every finding is a problem).
 function renderFindings(findings, now) {
-  const tbody = $("findings").tBodies[0];
+  const tbody = $("findings").tBodies[0], words = searchWords();
+  const sorted = [...findings].sort((a, b) => (SEVERITY[b.severity] || 0) - (SEVERITY[a.severity] || 0) || (b.firing - a.firing))
+    .filter((f) => words.every((w) => findingWords(f).filter(Boolean).join(" ").toLowerCase().includes(w)));
+  const shown = pageOf("findings", sorted);
   if (!findings.length) return empty(tbody, 7, "No findings: the routes match the cluster.");
-  const sorted = [...findings].sort((a, b) => (SEVERITY[b.severity] || 0) - (SEVERITY[a.severity] || 0) || (b.firing - a.firing));
-  tbody.replaceChildren(...sorted.map((f) => {
+  if (!shown.length) return empty(tbody, 7, "No finding matches the search.");
+  tbody.replaceChildren(...shown.map((f) => {
     const owner = f.owner && (f.owner.includes("/") ? "Service " : "allocated to ") + f.owner;
     const since = instant(f.firingSince);
     return row({ "data-rule": f.rule, "data-severity": f.severity, "data-firing": String(!!f.firing), "data-node": f.node || "",
-      "data-prefix": f.prefix }, true, [f.rule, f.severity, f.prefix, f.node, f.peer, f.nextHop, f.owner, f.message],
+      "data-prefix": f.prefix }, true, findingWords(f),
       el("td", {}, el("span", { class: "badge " + f.severity, text: f.severity })),
       el("th", { scope: "row" }, el("code", { text: f.rule }), el("span", { class: "note", text: f.firing ? "firing" : "pending (hold-down)" })),
       el("td", {}, el("code", { text: f.prefix }),
@@ -71,46 +77,50 @@ function findingAPI(f) {
   return "api/v1/findings?" + q;
 }
 
-const NODE_ORDER = { wrong: 0, missing: 1, ok: 2 };
-function renderNodes(nodes, findings, peers) {
-  const tbody = $("nodes").tBodies[0];
-  if (!Array.isArray(nodes)) return empty(tbody, 6, "Cluster inventory unavailable: " + ((nodes && nodes.error) || "no answer"));
-  if (!nodes.length) return empty(tbody, 6, "No node in the cluster.");
+// nodeContext is what a node's row reads besides the node: the findings by node, those of no node, and the
+// state of every peer that is not established (the others are).
+function nodeContext(findings, downPeers) {
   // An announced prefix is wrong when a finding names it for this node, or for no node (a VIP without endpoints).
   const byNode = new Map(), noNode = findings.filter((f) => !f.node && f.rule !== "missing-route");
   for (const f of findings) if (f.node) byNode.set(f.node, [...(byNode.get(f.node) || []), f]);
-  const peerState = new Map((peers || []).map((p) => [p.address, p]));
-  const rows = nodes.map((n) => {
-    const nf = byNode.get(n.name) || [], alloc = n.allocated || [], ann = n.announced || [];
-    const missing = new Set(nf.filter((f) => f.rule === "missing-route").map((f) => f.prefix));
-    const flagged = new Map([...noNode, ...nf.filter((f) => f.rule !== "missing-route")].map((f) => [f.prefix, f.rule]));
-    const allocChips = alloc.map((p) => ann.includes(p) ? chip(p, "ok", "allocated and announced")
-      : missing.has(p) ? chip(p, "missing", "allocated but not announced (missing-route)")
-      : chip(p, "unannounced", "allocated, not announced, and not expected to be (node not Ready or out of scope)"));
-    const annChips = ann.map((p) => flagged.has(p) && !alloc.includes(p) ? chip(p, "wrong", "announced, but " + flagged.get(p))
-      : chip(p, "ok", alloc.includes(p) ? "allocated and announced" : "announced and valid"));
-    const status = annChips.some((c) => c.dataset.status === "wrong") ? "wrong"
-      : allocChips.some((c) => c.dataset.status === "missing") ? "missing" : "ok";
-    const label = { ok: "✓ OK", wrong: "✗ wrong", missing: "! missing" }[status];
-    const notes = [!n.current && "no Node object", n.current && !n.ready && "NotReady", n.current && !n.managed && "no CiliumNode"]
-      .filter(Boolean).join(", ");
-    const rules = [...new Set(nf.map((f) => f.rule))], peers = n.peers || [];
-    const r = row({ id: "node-" + n.name, "data-node": n.name, "data-status": status, "data-findings": nf.length },
-      status !== "ok" || nf.length > 0 || !!notes, [n.name, notes, ...(n.addresses || []), ...alloc, ...ann, ...rules, ...peers],
-      el("th", { scope: "row" }, el("span", { text: n.name }), notes ? el("span", { class: "note", text: notes }) : null,
-        el("span", { class: "note", text: (n.addresses || []).filter((a, i, all) => all.indexOf(a) === i).join(", ") })),
-      el("td", {}, el("span", { class: "badge " + status, text: label })),
-      el("td", { "data-cell": "allocated" }, ...(allocChips.length ? allocChips : [el("span", { class: "muted", text: "none" })])),
-      el("td", { "data-cell": "announced" }, ...(annChips.length ? annChips : [el("span", { class: "muted", text: "nothing" })])),
-      el("td", { class: rules.length ? "" : "muted", text: rules.length ? nf.length + ": " + rules.join(", ") : "none" }),
-      el("td", { class: peers.length ? "links-inline" : "muted" }, ...(peers.length ? peers.map((a) => {
-        const st = (peerState.get(a) || {}).state || "unknown";
-        return el("span", { "data-peer-state": st }, peerLink(a), st === "established" ? null : el("span", { class: "note", text: st }));
-      }) : ["no session"])));
-    r.order = [NODE_ORDER[status], -nf.length, n.name];
-    return r;
-  });
-  tbody.replaceChildren(...rows.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1] || a.order[2].localeCompare(b.order[2])));
+  return { byNode, noNode, peerState: downPeers && new Map(downPeers.map((p) => [p.address, p.state])) };
+}
+// renderNodes draws the page of nodes the API answered (problems first, filtered by it), or why there is none.
+function renderNodes(answer, ctx) {
+  const tbody = $("nodes").tBodies[0];
+  paged("nodes", answer, answer.nodes || []);
+  if (!Array.isArray(answer.nodes)) return empty(tbody, 6, "Cluster inventory unavailable: " + (answer.error || "no answer"));
+  if (!answer.nodes.length) return empty(tbody, 6, filtered() ? "No node matches the filters." : "No node in the cluster.");
+  tbody.replaceChildren(...answer.nodes.map((n) => nodeRow(n, ctx)));
+}
+function nodeRow(n, { byNode, noNode, peerState }) {
+  const nf = byNode.get(n.name) || [], alloc = n.allocated || [], ann = n.announced || [];
+  const missing = new Set(nf.filter((f) => f.rule === "missing-route").map((f) => f.prefix));
+  const flagged = new Map([...noNode, ...nf.filter((f) => f.rule !== "missing-route")].map((f) => [f.prefix, f.rule]));
+  const allocChips = alloc.map((p) => ann.includes(p) ? chip(p, "ok", "allocated and announced")
+    : missing.has(p) ? chip(p, "missing", "allocated but not announced (missing-route)")
+    : chip(p, "unannounced", "allocated, not announced, and not expected to be (node not Ready or out of scope)"));
+  const annChips = ann.map((p) => flagged.has(p) && !alloc.includes(p) ? chip(p, "wrong", "announced, but " + flagged.get(p))
+    : chip(p, "ok", alloc.includes(p) ? "allocated and announced" : "announced and valid"));
+  const status = annChips.some((c) => c.dataset.status === "wrong") ? "wrong"
+    : allocChips.some((c) => c.dataset.status === "missing") ? "missing" : "ok";
+  const label = { ok: "✓ OK", wrong: "✗ wrong", missing: "! missing" }[status];
+  const notes = [!n.current && "no Node object", n.current && !n.ready && "NotReady", n.current && !n.managed && "no CiliumNode"]
+    .filter(Boolean).join(", ");
+  const rules = [...new Set(nf.map((f) => f.rule))], peers = n.peers || [];
+  const r = row({ id: "node-" + n.name, "data-node": n.name, "data-status": status, "data-findings": nf.length },
+    status !== "ok" || nf.length > 0 || !!notes, [n.name, notes, ...(n.addresses || []), ...alloc, ...ann, ...rules, ...peers],
+    el("th", { scope: "row" }, el("span", { text: n.name }), notes ? el("span", { class: "note", text: notes }) : null,
+      el("span", { class: "note", text: (n.addresses || []).filter((a, i, all) => all.indexOf(a) === i).join(", ") })),
+    el("td", {}, el("span", { class: "badge " + status, text: label })),
+    el("td", { "data-cell": "allocated" }, ...(allocChips.length ? allocChips : [el("span", { class: "muted", text: "none" })])),
+    el("td", { "data-cell": "announced" }, ...(annChips.length ? annChips : [el("span", { class: "muted", text: "nothing" })])),
+    el("td", { class: rules.length ? "" : "muted", text: rules.length ? nf.length + ": " + rules.join(", ") : "none" }),
+    el("td", { class: peers.length ? "links-inline" : "muted" }, ...(peers.length ? peers.map((a) => {
+      const st = peerState ? peerState.get(a) || "established" : "unknown";
+      return el("span", { "data-peer-state": st }, peerLink(a), st === "established" ? null : el("span", { class: "note", text: st }));
+    }) : ["no session"])));
+  return r;
 }
 
 // eor says what End-of-RIB means for a peer: a table is complete once every negotiated family's End-of-RIB came;
@@ -126,27 +136,28 @@ function eor(p) {
   return { ok: true, text: got.join(", "), note: "" };
 }
 
-function renderPeers(peers, now) {
+// renderPeers draws the page of peers the API answered (sessions down and waiting first, filtered by it).
+function renderPeers(answer, now) {
   const tbody = $("peers").tBodies[0];
-  if (!Array.isArray(peers) || !peers.length) return empty(tbody, 8, "No BGP peer configured or connected yet.");
-  const rows = peers.map((p) => {
-    const state = p.state || "unknown", gr = instant(p.staleUntil), e = eor(p);
-    const problem = state !== "established" || !e.ok || gr !== null;
-    const r = row({ id: "peer-" + p.address, "data-peer": p.address, "data-state": state, "data-routes": p.routes },
-      problem, [p.address, p.node, state, p.routerId, p.asn && "AS" + p.asn, p.bmp && p.bmp.sysName],
-      el("th", { scope: "row" }, el("code", { text: p.address }), p.dynamic ? el("span", { class: "note", text: "dynamic" }) : null,
-        p.bmp ? el("span", { class: "note", text: "BMP via " + p.bmp.router + (p.bmp.sysName ? " (" + p.bmp.sysName + ")" : "") }) : null),
-      el("td", { class: p.node ? "" : "muted" }, p.node ? nodeLink(p.node) : "no node"),
-      el("td", { text: p.asn ? "AS" + p.asn : "—" }), el("td", {}, el("code", { text: p.routerId || "—" })),
-      el("td", {}, el("span", { class: "badge " + (state === "established" ? "ok" : "wrong"), text: state }),
-        gr ? el("span", { class: "note", text: "graceful restart: paths kept until " + utc(gr) }) : null),
-      el("td", { class: "num", text: String(p.routes || 0) }), ageCell(now, p.since, "in this state since"),
-      el("td", { class: e.ok ? "" : "muted", "data-cell": "eor", title: e.note }, e.text,
-        e.note ? el("span", { class: "note", text: e.note }) : null));
-    r.order = [state === "established" ? (e.ok ? 2 : 1) : 0, p.address];
-    return r;
-  });
-  tbody.replaceChildren(...rows.sort((a, b) => a.order[0] - b.order[0] || a.order[1].localeCompare(b.order[1])));
+  paged("peers", answer, answer.peers);
+  if (!answer.peers.length) return empty(tbody, 8, filtered() ? "No peer matches the filters." : "No BGP peer configured or connected yet.");
+  tbody.replaceChildren(...answer.peers.map((p) => peerRow(p, now)));
+}
+function peerRow(p, now) {
+  const state = p.state || "unknown", gr = instant(p.staleUntil), e = eor(p);
+  const problem = state !== "established" || !e.ok || gr !== null;
+  const r = row({ id: "peer-" + p.address, "data-peer": p.address, "data-state": state, "data-routes": p.routes },
+    problem, [p.address, p.node, state, p.routerId, p.asn && "AS" + p.asn, p.bmp && p.bmp.sysName],
+    el("th", { scope: "row" }, el("code", { text: p.address }), p.dynamic ? el("span", { class: "note", text: "dynamic" }) : null,
+      p.bmp ? el("span", { class: "note", text: "BMP via " + p.bmp.router + (p.bmp.sysName ? " (" + p.bmp.sysName + ")" : "") }) : null),
+    el("td", { class: p.node ? "" : "muted" }, p.node ? nodeLink(p.node) : "no node"),
+    el("td", { text: p.asn ? "AS" + p.asn : "—" }), el("td", {}, el("code", { text: p.routerId || "—" })),
+    el("td", {}, el("span", { class: "badge " + (state === "established" ? "ok" : "wrong"), text: state }),
+      gr ? el("span", { class: "note", text: "graceful restart: paths kept until " + utc(gr) }) : null),
+    el("td", { class: "num", text: String(p.routes || 0) }), ageCell(now, p.since, "in this state since"),
+    el("td", { class: e.ok ? "" : "muted", "data-cell": "eor", title: e.note }, e.text,
+      e.note ? el("span", { class: "note", text: e.note }) : null));
+  return r;
 }
 
 function renderTransitions(ts, now) {
@@ -181,41 +192,18 @@ function renderConvergence(c) {
     el("td", { class: "num", title: "budget " + secs(x.budgetSeconds), text: (x.state === "pending" ? "waiting " : "") + secs(x.seconds) }))));
 }
 
-function renderSummary(state, nodes, peers) {
-  const fs = state.findings, up = (peers || []).filter((p) => p.state === "established").length;
-  const bySev = ["critical", "warning", "info"].map((s) => [s, fs.filter((f) => f.severity === s).length]).filter(([, n]) => n);
-  $("summary").textContent = [Array.isArray(nodes) ? nodes.length + " nodes" : "nodes unknown",
-    (peers || []).length + " peers (" + up + " established)", (state.summary.routes || 0) + " routes",
-    fs.length + " findings" + (bySev.length ? " (" + bySev.map(([s, n]) => n + " " + s).join(", ") + ")" : "")].join(" · ");
+// renderSummary counts the whole cluster (nodeTotal null while the inventory is unavailable); down are the
+// peers whose session is not established (null when unknown).
+function renderSummary(state, nodeTotal, peerTotal, down) {
+  const fs = state.findings, bySev = ["critical", "warning", "info"].map((s) => [s, fs.filter((f) => f.severity === s).length])
+    .filter(([, n]) => n);
+  $("summary").textContent = [nodeTotal === null ? "nodes unknown" : nodeTotal + " nodes",
+    peerTotal + " peers" + (down === null ? "" : " (" + (peerTotal - down) + " established)"), (state.summary.routes || 0) + " routes",
+    (state.total || fs.length) + " findings" + (bySev.length ? " (" + bySev.map(([s, n]) => n + " " + s).join(", ") + ")" : "")].join(" · ");
   const notice = state.frozen ? "Findings are frozen: the cluster inventory is unavailable (" + (state.inventory.reason || "unknown") + ")."
     : state.warmingUp ? "Warming up: nothing fires until the inventory synced and every expected peer sent End-of-RIB." : "";
   $("notice").hidden = !notice;
   $("notice").textContent = notice;
-}
-
-// applyFilters hides the rows the search or "only problems" rule out, counts what is shown, and keeps both in the URL.
-function applyFilters() {
-  const words = $("q").value.toLowerCase().split(/\s+/).filter(Boolean), only = $("only").checked, shown = [];
-  for (const id of ["findings", "nodes", "peers", "transitions", "convergence"]) {
-    const rows = [...$(id).tBodies[0].rows].filter((r) => r.dataset.search !== undefined);
-    let n = 0;
-    for (const r of rows) {
-      r.hidden = only && r.dataset.problem !== "true" || !words.every((w) => r.dataset.search.includes(w));
-      n += !r.hidden;
-    }
-    $("c-" + id).textContent = rows.length ? (n === rows.length ? String(n) : n + " of " + rows.length + " shown") : "";
-    if (n < rows.length) shown.push(n + " of " + rows.length + " " + id);
-  }
-  $("shown").textContent = shown.length ? "Showing " + shown.join(", ") : "";
-  const q = new URLSearchParams();
-  if ($("q").value) q.set("q", $("q").value);
-  if (only) q.set("only", "problems");
-  history.replaceState(null, "", (q.size ? "?" + q : location.pathname) + location.hash);
-}
-// Following a link to a row the filters hide clears them.
-function reveal() {
-  const t = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
-  if (t && t.hidden) { $("q").value = ""; $("only").checked = false; applyFilters(); t.scrollIntoView(); }
 }
 
 // renderRTR shows the RTR server's set and routers; the section stays hidden while it is off (404).
@@ -241,24 +229,37 @@ async function getJSON(path) {
   return res.json();
 }
 
+// refresh reads the API and draws every table; one at a time: a newer refresh (the filters or a page changed)
+// makes an older one's answers moot. follow: the URL's #fragment is new (first load, a link followed).
+let timer = 0, seq = 0, follow = true, context = nodeContext([], null);
+function refreshSoon(ms) { clearTimeout(timer); timer = setTimeout(refresh, ms); }
 async function refresh() {
+  const my = ++seq;
   try {
-    // Nodes answer 503 while the cluster inventory is unavailable: the page shows why, and the rest.
+    // Nodes answer 503 while the cluster inventory is unavailable: the page shows why, and the rest. What the
+    // page cannot do without comes first (findings, the shown pages, changes), the rest after and may fail.
     const [state, nodes, peers, ts] = await Promise.all([getJSON("api/v1/findings?limit=5000"),
-      getJSON("api/v1/nodes?limit=5000").then((r) => r.nodes, (err) => ({ error: err.message })),
-      getJSON("api/v1/peers?limit=5000").then((r) => r.peers), getJSON("api/v1/transitions?limit=20")]);
-    const conv = await getJSON("api/v1/convergence?limit=50").catch(() => null);
-    const now = instant(state.now) || Date.now(), first = !loaded;
+      getPage("nodes").catch((err) => ({ error: err.message })), getPage("peers"), getJSON("api/v1/transitions?limit=20")]);
+    const total = (t) => getJSON("api/v1/" + t + "?limit=1").then((r) => r.total, () => null);
+    const [down, conv, nodeTotal, peerTotal] = await Promise.all([
+      getJSON("api/v1/peers?problems=true&limit=5000").then((r) => r.peers, () => null),
+      getJSON("api/v1/convergence?limit=50").catch(() => null),
+      filtered() ? total("nodes") : nodes.error ? null : nodes.total, filtered() ? total("peers") : peers.total]);
+    if (my !== seq) return;
+    const now = instant(state.now) || Date.now();
+    context = nodeContext(state.findings, down && down.filter((p) => p.state !== "established"));
     renderFindings(state.findings, now);
-    renderNodes(nodes, state.findings, peers);
+    renderNodes(nodes, context);
     renderPeers(peers, now);
     renderTransitions(ts.transitions, now);
     renderConvergence(conv);
-    renderSummary(state, nodes, peers);
+    renderSummary(state, nodeTotal, peerTotal, down && context.peerState.size);
     await renderRTR(now);
     await renderViews();
-    applyFilters();
-    if (first) reveal();
+    if (my !== seq) return;
+    if (!(await showTarget(follow))) return refresh();
+    follow = false;
+    applyFilters({ findings: state.findings.length, nodes: nodeTotal, peers: peerTotal });
     $("updated").textContent = "Updated " + utc(now) + " · refreshes every " + REFRESH_MS / 1000 + "s";
     $("error").hidden = true;
     document.body.dataset.state = "ok";
@@ -270,15 +271,19 @@ async function refresh() {
     $("error").hidden = false;
     document.body.dataset.state = "error";
   } finally {
-    setTimeout(refresh, REFRESH_MS);
+    if (my === seq) refreshSoon(REFRESH_MS);
   }
 }
 
-const params = new URLSearchParams(location.search);
-$("q").value = params.get("q") || "";
-$("only").checked = params.get("only") === "problems";
-$("q").addEventListener("input", applyFilters);
-$("only").addEventListener("change", applyFilters);
-$("filters").addEventListener("submit", (e) => { e.preventDefault(); applyFilters(); });
-window.addEventListener("hashchange", reveal);
-refresh();
+// The script runs once the page's other scripts defined what it uses.
+window.addEventListener("DOMContentLoaded", () => {
+  const params = new URLSearchParams(location.search);
+  $("q").value = params.get("q") || "";
+  $("only").checked = params.get("only") === "problems";
+  readPages(params);
+  $("q").addEventListener("input", () => filtersChanged(300));
+  $("only").addEventListener("change", () => filtersChanged(0));
+  $("filters").addEventListener("submit", (e) => { e.preventDefault(); filtersChanged(0); });
+  window.addEventListener("hashchange", () => { follow = true; refreshSoon(0); });
+  refresh();
+});

@@ -2,7 +2,9 @@ package httpapi
 
 import (
 	"fmt"
+	"net/http/httptest"
 	"net/netip"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -14,8 +16,8 @@ import (
 )
 
 // scaleNodes is a healthy cluster of n nodes, each peering from its address
-// and announcing its CIDR, but for one missing CIDR (a finding to show).
-func scaleNodes(n int) Sources {
+// and announcing its CIDR, but for the nodes missing says (a finding each).
+func scaleNodes(n int, missing func(i int) bool) Sources {
 	now := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
 	c := &validator.Cluster{IPAM: validator.IPAM{Mode: validator.IPAMClusterPool,
 		PodRanges: []netip.Prefix{pfx("10.0.0.0/8")}}}
@@ -29,7 +31,7 @@ func scaleNodes(n int) Sources {
 			PodCIDRs: []netip.Prefix{cidr}})
 		peers = append(peers, Peer{Address: addr, ASN: 65001, RouterID: addr.String(), State: "established",
 			Since: now.Add(-time.Hour), Families: []string{"ipv4-unicast"}, EndOfRIB: []string{"ipv4-unicast"}, Routes: 1})
-		if i != 7 {
+		if !missing(i) {
 			routes = append(routes, validator.Route{Prefix: cidr,
 				Attributes: &validator.Attributes{NextHop: addr, Peer: addr, PeerASN: 65001}})
 		}
@@ -56,10 +58,10 @@ func scaleNodes(n int) Sources {
 // TestStatusPageAt5000Nodes renders the page of a 5,000-node cluster in
 // Chromium and logs how long it took beside a 50-node page (BENCHMARKS.md,
 // "Cluster scale"). The time is a measurement, not asserted: only that the
-// page rendered, with its finding.
+// page rendered, with its finding. With -update it writes docs/status-5000.png.
 func TestStatusPageAt5000Nodes(t *testing.T) {
 	for _, n := range []int{50, 5000} {
-		h := New("127.0.0.1:0", scaleNodes(n), prometheus.NewRegistry(), zerolog.Nop()).Handler()
+		h := New("127.0.0.1:0", scaleNodes(n, func(i int) bool { return i == 7 }), prometheus.NewRegistry(), zerolog.Nop()).Handler()
 		start := time.Now()
 		d := dumpDOM(t, h, 4*time.Second)
 		took := time.Since(start)
@@ -71,5 +73,12 @@ func TestStatusPageAt5000Nodes(t *testing.T) {
 		}
 		t.Logf("%d nodes: Chromium loaded and rendered the page (headless, --dump-dom) in %s; %d node rows, %d peer rows",
 			n, took.Round(time.Millisecond), len(d.rows("nodes")), len(d.rows("peers")))
+		if n == 5000 && *update {
+			srv := httptest.NewServer(h)
+			shot, _ := filepath.Abs("../docs/status-5000.png")
+			chromium(t, srv.URL+"/", "--virtual-time-budget=4000", "--window-size=1400,1600", "--screenshot="+shot)
+			srv.Close()
+			t.Logf("wrote %s", shot)
+		}
 	}
 }

@@ -25,8 +25,11 @@ async function renderViews() {
     }
   }
   const postRouters = new Set(post.map((r) => r.router)), best = new Map(loc.map((r) => [r.prefix + "|" + r.router, r]));
-  $("views-table").tBodies[0].replaceChildren(...[...rows.values()].map(({ r, paths }) => {
-    const v = verdict(paths[0], paths[1], postRouters.has(r.router)), l = best.get(r.prefix + "|" + r.router);
+  // Paths the policy dropped first, then a page of the rest.
+  const judged = [...rows.values()].map((e) => ({ ...e, v: verdict(e.paths[0], e.paths[1], postRouters.has(e.r.router)) }));
+  judged.sort((a, b) => (b.v.status === "wrong") - (a.v.status === "wrong"));
+  $("views-table").tBodies[0].replaceChildren(...pageOf("views", judged).map(({ r, paths, v }) => {
+    const l = best.get(r.prefix + "|" + r.router);
     return row({ "data-prefix": r.prefix, "data-router": r.router, "data-verdict": v.text }, v.status === "wrong",
       [r.prefix, r.router, r.peer, r.node, v.text],
       el("th", { scope: "row" }, el("code", { text: r.prefix }), el("span", { class: "note" },
