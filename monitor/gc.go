@@ -31,7 +31,10 @@ import (
 // 1.09-1.20x gobgpd's. At 128 B a route the collection starts during the
 // build, beside it, and the peak stays near what the process held (1.01-1.08x
 // in nine trials), for ~0.3 s more to the first verdict (medians, two busy
-// cores; hack/bench/notes.md).
+// cores; hack/bench/notes.md). At 64 B a route it starts a little earlier:
+// 1.04-1.07x in three trials on a quiet machine, where 128 B gave 1.07-1.11x
+// in the same hour, with no later first verdict (0.84-0.90x gobgpd's time to
+// hold the table).
 // The second term keeps a build from thrashing the collector when the heap
 // holds little garbage (a rebuild right after a collection): the engine and
 // the table handed over are ~230 B a route live at 1M, a collection cannot
@@ -41,7 +44,7 @@ import (
 // GOMEMLIMIT) come back when it returns.
 const (
 	deferGCMin         = 100_000
-	gcHeadroomPerRoute = 128
+	gcHeadroomPerRoute = 64
 	gcLiveRoomPerRoute = 512
 	deferredGCPercent  = 100_000 // a goal far past the memory limit, which then decides
 )
