@@ -97,6 +97,12 @@ func (s *gobgpSession) decodeLikeGoBGP(payload []byte, twoByteAS bool, u *wire.U
 			for _, c := range a.Value {
 				u.Communities = append(u.Communities, wire.Community(c))
 			}
+		case *gobgp.PathAttributeLargeCommunities:
+			for _, c := range a.Values {
+				u.LargeCommunities = append(u.LargeCommunities, wire.LargeCommunity(c.ASN, c.LocalData1, c.LocalData2))
+			}
+		case *gobgp.PathAttributeLocalPref:
+			u.LocalPref, u.HasLocalPref = a.Value, true
 		case *gobgp.PathAttributeMpReachNLRI:
 			if unicast(a.AFI, a.SAFI) {
 				u.MPNextHop = a.Nexthop.Unmap()

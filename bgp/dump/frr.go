@@ -28,9 +28,15 @@ type frrPath struct {
 		IP    string `json:"ip"`
 		Scope string `json:"scope"`
 	} `json:"nexthops"`
-	Community *struct {
-		List []string `json:"list"`
-	} `json:"community"`
+	Community      *frrCommunities `json:"community"`
+	LargeCommunity *frrCommunities `json:"largeCommunity"`
+	// LocPrf is LOCAL_PREF, printed when the path carries it.
+	LocPrf *uint32 `json:"locPrf"`
+}
+
+// frrCommunities are FRR's community and largeCommunity objects.
+type frrCommunities struct {
+	List []string `json:"list"`
 }
 
 func readFRR(name string, r *bufio.Reader) ([]validator.Route, error) {
@@ -91,6 +97,12 @@ func (p frrPath) route(key string) (validator.Route, error) {
 	}
 	if p.Community != nil {
 		rt.Communities = p.Community.List
+	}
+	if p.LargeCommunity != nil {
+		rt.LargeCommunities = p.LargeCommunity.List
+	}
+	if p.LocPrf != nil {
+		rt.LocalPref, rt.HasLocalPref = *p.LocPrf, true
 	}
 	return rt, nil
 }

@@ -269,7 +269,7 @@ func TestAttrKeyCoversRoute(t *testing.T) {
 		by   string
 	}{
 		{reflect.TypeFor[validator.Attributes](), []string{"NextHop", "Peer", "PeerASN", "RouterID", "ASPath",
-			"Communities"}, "attrKey (attrs.go)"},
+			"Communities", "LargeCommunities", "LocalPref", "HasLocalPref"}, "attrKey (attrs.go)"},
 		{reflect.TypeFor[validator.Route](), []string{"Prefix", "Attributes", "Stale", "PathID"},
 			"the path tables (paths.go)"},
 	} {
