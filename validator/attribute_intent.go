@@ -83,8 +83,8 @@ func (in *AttributeIntent) explain(node string, r Route, diffs []attrDiff) (msg,
 			"advertisement's and silently drop the others' communities). Give the prefix one advertisement, or make "+
 			"sure the node runs a release that merges them. ", strings.Join(in.Advertisements, ", "))
 	} else {
-		fmt.Fprintf(&b, "Compare CiliumBGPAdvertisement %s's attributes with what the node sends (cilium bgp routes "+
-			"advertised), and check whether a router on the way rewrites them: the ToR's policy may key on them. ",
+		fmt.Fprintf(&b, "Compare the attributes of CiliumBGPAdvertisement %s with what the node sends (cilium bgp "+
+			"routes advertised), and check whether a router on the way rewrites them: the ToR's policy may key on them. ",
 			strings.Join(in.Advertisements, ""))
 	}
 	for _, d := range diffs {

@@ -40,7 +40,7 @@ func TestAttributeMismatchCommunities(t *testing.T) {
 		{name: "iBGP with the local preference", route: path("10.244.1.0/24@10.0.0.11", nil, podStd, podLarge, 200)},
 		{name: "node without intent", route: path("10.244.2.0/24@10.0.0.12", ebgp, nil, nil)},
 		{name: "missing community", route: path("10.244.1.0/24@10.0.0.11", ebgp, []string{"65010:100"}, podLarge),
-			want: "communities 65010:100, expected 65010:100 65535:65281|Missing 65535:65281.|CiliumBGPAdvertisement pods's"},
+			want: "communities 65010:100, expected 65010:100 65535:65281|Missing 65535:65281.|attributes of CiliumBGPAdvertisement pods"},
 		{name: "no communities at all", route: path("10.244.1.0/24@10.0.0.11", ebgp, nil, nil),
 			want: "communities none, expected 65010:100 65535:65281; large communities none, expected 65010:1:1|" +
 				"Missing 65010:100 65535:65281 65010:1:1."},

@@ -1,0 +1,232 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/netip"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/routewarden/routewarden/bgp/speaker"
+	"github.com/routewarden/routewarden/internal/testkube"
+	"github.com/routewarden/routewarden/internal/wait"
+)
+
+// communityObjects are Cilium's BGP objects of the communities test: every
+// node peers with routewarden through CiliumBGPPeerConfig tor, whose family
+// selects the advertisements labelled advertise: bgp; node4 speaks iBGP
+// (its override's local ASN is routewarden's, 65000). Pod CIDRs get
+// 65010:100, no-export, 65010:1:1 and local preference 200; shop/web is
+// selected by two advertisements (web-a: 65010:200, web-b: 65010:2:2), an
+// overlap; advertisement unused is selected by no peer.
+func communityObjects(c testkube.Cilium) []string {
+	v := c.BGPAPIVersion()
+	return []string{`apiVersion: ` + v + `
+kind: CiliumBGPClusterConfig
+metadata: {name: tor}
+spec:
+  nodeSelector: {matchLabels: {kubernetes.io/os: linux}}
+  bgpInstances:
+  - name: tor
+    localASN: 65010
+    peers: [{name: routewarden, peerASN: 65000, peerAddress: 127.0.0.1, peerConfigRef: {name: tor}}]
+`, `apiVersion: ` + v + `
+kind: CiliumBGPNodeConfigOverride
+metadata: {name: node4}
+spec: {bgpInstances: [{name: tor, localASN: 65000}]}
+`, `apiVersion: ` + v + `
+kind: CiliumBGPPeerConfig
+metadata: {name: tor}
+spec: {families: [{afi: ipv4, safi: unicast, advertisements: {matchLabels: {advertise: bgp}}}]}
+`, `apiVersion: ` + v + `
+kind: CiliumBGPAdvertisement
+metadata: {name: pods, labels: {advertise: bgp}}
+spec:
+  advertisements:
+  - advertisementType: PodCIDR
+    attributes:
+      communities: {standard: ["65010:100"], wellKnown: [no-export], large: ["65010:1:1"]}
+      localPreference: 200
+`, `apiVersion: ` + v + `
+kind: CiliumBGPAdvertisement
+metadata: {name: web-a, labels: {advertise: bgp}}
+spec:
+  advertisements:
+  - advertisementType: Service
+    service: {addresses: [LoadBalancerIP]}
+    selector: {matchLabels: {app: web}}
+    attributes: {communities: {standard: ["65010:200"]}}
+`, `apiVersion: ` + v + `
+kind: CiliumBGPAdvertisement
+metadata: {name: web-b, labels: {advertise: bgp}}
+spec:
+  advertisements:
+  - advertisementType: Service
+    service: {addresses: [LoadBalancerIP]}
+    selector: {matchLabels: {tier: front}}
+    attributes: {communities: {large: ["65010:2:2"]}}
+`, `apiVersion: ` + v + `
+kind: CiliumBGPAdvertisement
+metadata: {name: unused, labels: {advertise: elsewhere}}
+spec:
+  advertisements:
+  - advertisementType: PodCIDR
+    attributes: {communities: {standard: ["65010:666"]}}
+`, `apiVersion: ` + c.LBPoolAPIVersion() + `
+kind: CiliumLoadBalancerIPPool
+metadata: {name: public-vips}
+spec: {blocks: [{cidr: 172.16.100.0/24}]}
+`, `apiVersion: v1
+kind: Namespace
+metadata: {name: shop}
+`, strings.Replace(vipService("web", "172.16.100.10", "Cluster"), "metadata: {name: web, namespace: shop}",
+		"metadata: {name: web, namespace: shop, labels: {app: web, tier: front}}", 1) + vipEndpoints("node1")}
+}
+
+// Healthy attributes: what the advertisements tell each announcement to carry.
+var (
+	podAttrs = speaker.Attrs{Communities: []string{"65010:100", "65535:65281"}, LargeCommunities: []string{"65010:1:1"}}
+	vipAttrs = speaker.Attrs{Communities: []string{"65010:200"}, LargeCommunities: []string{"65010:2:2"}}
+)
+
+// TestAttributeMismatchCommunitiesE2E: a real kube-apiserver with the newest
+// Cilium release's CRDs (1.18 or later) and the objects above, routewarden
+// run, four real GoBGP speakers as the nodes (node4 over iBGP). Healthy: every
+// pod CIDR and the VIP carry what their advertisements set, and there is no
+// finding. Then node1 drops no-export (missing), node2 adds 65010:999 (extra)
+// and sends the VIP without web-b's large community (the overlap of
+// cilium/cilium#35721), node3 sends a wrong large community and node4 local
+// preference 100: attribute-mismatch fires for exactly those five paths,
+// with expected and received in the message, and resolves after the repair.
+func TestAttributeMismatchCommunitiesE2E(t *testing.T) {
+	c := testkube.NewestCilium(t)
+	if c.Minor() < 18 {
+		t.Skipf("the newest Cilium release here is %s, older than 1.18", c)
+	}
+	e := newE2EOn(t, c, 4, communityObjects(c)...)
+	e.run(t, e2eOptions{})
+	pref := func(p uint32) *uint32 { return &p }
+	ibgpPods := podAttrs
+	ibgpPods.LocalPref = pref(200)
+	for i := 1; i <= 4; i++ {
+		asn := uint32(65010)
+		if i == 4 {
+			asn = 65000
+		}
+		s, err := speaker.Start(context.Background(), speaker.Config{Local: netip.MustParseAddr(fmt.Sprintf("127.0.1.%d", 10+i)),
+			ASN: asn, CollectorAddr: netip.MustParseAddr("127.0.0.1"), CollectorPort: e.bgpPort, CollectorASN: 65000},
+			zerolog.Nop())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var once sync.Once
+		t.Cleanup(func() { once.Do(s.Stop) })
+		e.speakers[i] = s
+	}
+	send := func(node int, prefix string, a speaker.Attrs) {
+		t.Helper()
+		if err := e.speakers[node].AnnounceWith(context.Background(), netip.MustParsePrefix(prefix), nodeAddr(node), a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	healthy := func() {
+		for i := 1; i <= 4; i++ {
+			a := podAttrs
+			if i == 4 {
+				a = ibgpPods
+			}
+			send(i, nodeCIDR(i).String(), a)
+			send(i, "172.16.100.10/32", vipAttrs)
+		}
+	}
+	start := time.Now()
+	expect := func(what string, want ...string) []communityFinding {
+		t.Helper()
+		var got []communityFinding
+		wait.For(t, what, 60*time.Second, func() error {
+			var err error
+			var routes int
+			if got, routes, err = communityFindings(e.api); err != nil {
+				return err
+			}
+			keys := []string{}
+			for _, f := range got {
+				keys = append(keys, f.key())
+			}
+			if routes != 8 || !slices.Equal(keys, want) {
+				return fmt.Errorf("%d routes, findings %q, want %q", routes, keys, want)
+			}
+			return nil
+		})
+		t.Logf("%5.1fs %s", time.Since(start).Seconds(), what)
+		return got
+	}
+	healthy()
+	expect("no finding on the healthy cluster")
+
+	missing := podAttrs
+	missing.Communities = []string{"65010:100"}
+	extra := podAttrs
+	extra.Communities = append(slices.Clone(podAttrs.Communities), "65010:999")
+	wrongLarge := podAttrs
+	wrongLarge.LargeCommunities = []string{"65010:1:2"}
+	lowPref := ibgpPods
+	lowPref.LocalPref = pref(100)
+	send(1, "10.244.1.0/24", missing)
+	send(2, "10.244.2.0/24", extra)
+	send(2, "172.16.100.10/32", speaker.Attrs{Communities: vipAttrs.Communities})
+	send(3, "10.244.3.0/24", wrongLarge)
+	send(4, "10.244.4.0/24", lowPref)
+	got := expect("attribute-mismatch on the five paths",
+		"attribute-mismatch 10.244.1.0/24 node1", "attribute-mismatch 10.244.2.0/24 node2",
+		"attribute-mismatch 10.244.3.0/24 node3", "attribute-mismatch 10.244.4.0/24 node4",
+		"attribute-mismatch 172.16.100.10/32 node2")
+	for _, f := range got {
+		t.Logf("%s\n  %s\n  hint: %s", f.key(), f.Message, f.Hint)
+	}
+	for _, want := range []string{
+		"node1 10.244.1.0/24: communities 65010:100, expected 65010:100 65535:65281 | Missing 65535:65281.",
+		"node2 10.244.2.0/24: communities 65010:100 65010:999 65535:65281, expected 65010:100 65535:65281 | Not expected: 65010:999.",
+		"node3 10.244.3.0/24: large communities 65010:1:2, expected 65010:1:1 | Missing 65010:1:1. Not expected: 65010:1:2.",
+		"node4 10.244.4.0/24: local preference 100, expected 200",
+		"node2 172.16.100.10/32: large communities none, expected 65010:2:2 | Missing 65010:2:2. The CiliumBGPAdvertisements web-a, web-b overlap",
+	} {
+		node, rest, _ := strings.Cut(want, " ")
+		prefix, rest, _ := strings.Cut(rest, ": ")
+		msg, hint, _ := strings.Cut(rest, " | ")
+		i := slices.IndexFunc(got, func(f communityFinding) bool { return f.Node == node && f.Prefix == prefix })
+		if i < 0 || !strings.Contains(got[i].Message, msg) || !strings.Contains(got[i].Hint, hint) {
+			t.Errorf("%s %s: want message with %q and hint with %q, got %+v", node, prefix, msg, hint, got)
+		}
+	}
+	healthy()
+	expect("every attribute-mismatch to resolve after the repair")
+}
+
+type communityFinding struct{ Rule, Prefix, Node, Message, Hint string }
+
+func (f communityFinding) key() string { return f.Rule + " " + f.Prefix + " " + f.Node }
+
+// communityFindings lists the findings, sorted by rule, prefix and node, and the routes held.
+func communityFindings(api string) ([]communityFinding, int, error) {
+	var f struct {
+		WarmingUp bool `json:"warmingUp"`
+		Summary   struct {
+			Routes int `json:"routes"`
+		} `json:"summary"`
+		Findings []communityFinding `json:"findings"`
+	}
+	if err := getJSON(api+"/api/v1/findings", &f); err != nil {
+		return nil, 0, err
+	}
+	if f.WarmingUp {
+		return nil, 0, fmt.Errorf("warming up")
+	}
+	slices.SortFunc(f.Findings, func(a, b communityFinding) int { return strings.Compare(a.key(), b.key()) })
+	return f.Findings, f.Summary.Routes, nil
+}
