@@ -88,11 +88,93 @@ metadata: {name: shop}
 		"metadata: {name: web, namespace: shop, labels: {app: web, tier: front}}", 1) + vipEndpoints("node1")}
 }
 
-// Healthy attributes: what the advertisements tell each announcement to carry.
-var (
-	podAttrs = speaker.Attrs{Communities: []string{"65010:100", "65535:65281"}, LargeCommunities: []string{"65010:1:1"}}
-	vipAttrs = speaker.Attrs{Communities: []string{"65010:200"}, LargeCommunities: []string{"65010:2:2"}}
-)
+// communityAnnouncements are what node i (1..4) sends: its pod CIDR and
+// shop/web's VIP with the attributes the advertisements set (node4, iBGP,
+// with local preference 200), or, wrong, with five mistakes: node1 drops
+// no-export (missing), node2 adds 65010:999 (extra) and sends the VIP without
+// web-b's large community (the overlap of cilium/cilium#35721), node3 sends a
+// wrong large community and node4 local preference 100.
+func communityAnnouncements(wrong bool) map[int]map[string]speaker.Attrs {
+	pref := func(p uint32) *uint32 { return &p }
+	pod := func(std []string, large []string) speaker.Attrs {
+		return speaker.Attrs{Communities: std, LargeCommunities: large}
+	}
+	podStd, podLarge := []string{"65010:100", "65535:65281"}, []string{"65010:1:1"}
+	vip := speaker.Attrs{Communities: []string{"65010:200"}, LargeCommunities: []string{"65010:2:2"}}
+	out := map[int]map[string]speaker.Attrs{}
+	for i := 1; i <= 4; i++ {
+		a := pod(podStd, podLarge)
+		if i == 4 {
+			a.LocalPref = pref(200)
+		}
+		out[i] = map[string]speaker.Attrs{nodeCIDR(i).String(): a, "172.16.100.10/32": vip}
+	}
+	if wrong {
+		out[1]["10.244.1.0/24"] = pod([]string{"65010:100"}, podLarge)
+		out[2]["10.244.2.0/24"] = pod(append(slices.Clone(podStd), "65010:999"), podLarge)
+		out[2]["172.16.100.10/32"] = speaker.Attrs{Communities: vip.Communities}
+		out[3]["10.244.3.0/24"] = pod(podStd, []string{"65010:1:2"})
+		out[4]["10.244.4.0/24"] = speaker.Attrs{Communities: podStd, LargeCommunities: podLarge, LocalPref: pref(100)}
+	}
+	return out
+}
+
+// communityFindingsWanted are the findings of the wrong announcements: what
+// the message and the hint say of each path.
+var communityFindingsWanted = []string{
+	"node1 10.244.1.0/24: communities 65010:100, expected 65010:100 65535:65281 | Missing 65535:65281.",
+	"node2 10.244.2.0/24: communities 65010:100 65010:999 65535:65281, expected 65010:100 65535:65281 | Not expected: 65010:999.",
+	"node3 10.244.3.0/24: large communities 65010:1:2, expected 65010:1:1 | Missing 65010:1:1. Not expected: 65010:1:2.",
+	"node4 10.244.4.0/24: local preference 100, expected 200",
+	"node2 172.16.100.10/32: large communities none, expected 65010:2:2 | Missing 65010:2:2. The CiliumBGPAdvertisements web-a, web-b overlap",
+}
+
+// communitySpeakers starts the four nodes' speakers towards a peer at
+// addr:port (AS 65000); node4 speaks AS 65000 (iBGP), the others 65010.
+func communitySpeakers(t *testing.T, addr netip.Addr, port int32) map[int]*speaker.Speaker {
+	out := map[int]*speaker.Speaker{}
+	for i := 1; i <= 4; i++ {
+		asn := uint32(65010)
+		if i == 4 {
+			asn = 65000
+		}
+		s, err := speaker.Start(context.Background(), speaker.Config{Local: netip.MustParseAddr(fmt.Sprintf("127.0.1.%d", 10+i)),
+			ASN: asn, CollectorAddr: addr, CollectorPort: port, CollectorASN: 65000}, zerolog.Nop())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var once sync.Once
+		t.Cleanup(func() { once.Do(s.Stop) })
+		out[i] = s
+	}
+	return out
+}
+
+// sendCommunities has the speakers announce communityAnnouncements(wrong).
+func sendCommunities(t *testing.T, speakers map[int]*speaker.Speaker, wrong bool) {
+	t.Helper()
+	for i, paths := range communityAnnouncements(wrong) {
+		for p, a := range paths {
+			if err := speakers[i].AnnounceWith(context.Background(), netip.MustParsePrefix(p), nodeAddr(i), a); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// checkCommunityFindings reports the wanted findings that got lacks.
+func checkCommunityFindings(t *testing.T, got []communityFinding) {
+	t.Helper()
+	for _, want := range communityFindingsWanted {
+		node, rest, _ := strings.Cut(want, " ")
+		prefix, rest, _ := strings.Cut(rest, ": ")
+		msg, hint, _ := strings.Cut(rest, " | ")
+		i := slices.IndexFunc(got, func(f communityFinding) bool { return f.Node == node && f.Prefix == prefix })
+		if i < 0 || !strings.Contains(got[i].Message, msg) || !strings.Contains(got[i].Hint, hint) {
+			t.Errorf("%s %s: want message with %q and hint with %q, got %+v", node, prefix, msg, hint, got)
+		}
+	}
+}
 
 // TestAttributeMismatchCommunitiesE2E: a real kube-apiserver with the newest
 // Cilium release's CRDs (1.18 or later) and the objects above, routewarden
@@ -110,40 +192,7 @@ func TestAttributeMismatchCommunitiesE2E(t *testing.T) {
 	}
 	e := newE2EOn(t, c, 4, communityObjects(c)...)
 	e.run(t, e2eOptions{})
-	pref := func(p uint32) *uint32 { return &p }
-	ibgpPods := podAttrs
-	ibgpPods.LocalPref = pref(200)
-	for i := 1; i <= 4; i++ {
-		asn := uint32(65010)
-		if i == 4 {
-			asn = 65000
-		}
-		s, err := speaker.Start(context.Background(), speaker.Config{Local: netip.MustParseAddr(fmt.Sprintf("127.0.1.%d", 10+i)),
-			ASN: asn, CollectorAddr: netip.MustParseAddr("127.0.0.1"), CollectorPort: e.bgpPort, CollectorASN: 65000},
-			zerolog.Nop())
-		if err != nil {
-			t.Fatal(err)
-		}
-		var once sync.Once
-		t.Cleanup(func() { once.Do(s.Stop) })
-		e.speakers[i] = s
-	}
-	send := func(node int, prefix string, a speaker.Attrs) {
-		t.Helper()
-		if err := e.speakers[node].AnnounceWith(context.Background(), netip.MustParsePrefix(prefix), nodeAddr(node), a); err != nil {
-			t.Fatal(err)
-		}
-	}
-	healthy := func() {
-		for i := 1; i <= 4; i++ {
-			a := podAttrs
-			if i == 4 {
-				a = ibgpPods
-			}
-			send(i, nodeCIDR(i).String(), a)
-			send(i, "172.16.100.10/32", vipAttrs)
-		}
-	}
+	speakers := communitySpeakers(t, netip.MustParseAddr("127.0.0.1"), e.bgpPort)
 	start := time.Now()
 	expect := func(what string, want ...string) []communityFinding {
 		t.Helper()
@@ -166,22 +215,9 @@ func TestAttributeMismatchCommunitiesE2E(t *testing.T) {
 		t.Logf("%5.1fs %s", time.Since(start).Seconds(), what)
 		return got
 	}
-	healthy()
+	sendCommunities(t, speakers, false)
 	expect("no finding on the healthy cluster")
-
-	missing := podAttrs
-	missing.Communities = []string{"65010:100"}
-	extra := podAttrs
-	extra.Communities = append(slices.Clone(podAttrs.Communities), "65010:999")
-	wrongLarge := podAttrs
-	wrongLarge.LargeCommunities = []string{"65010:1:2"}
-	lowPref := ibgpPods
-	lowPref.LocalPref = pref(100)
-	send(1, "10.244.1.0/24", missing)
-	send(2, "10.244.2.0/24", extra)
-	send(2, "172.16.100.10/32", speaker.Attrs{Communities: vipAttrs.Communities})
-	send(3, "10.244.3.0/24", wrongLarge)
-	send(4, "10.244.4.0/24", lowPref)
+	sendCommunities(t, speakers, true)
 	got := expect("attribute-mismatch on the five paths",
 		"attribute-mismatch 10.244.1.0/24 node1", "attribute-mismatch 10.244.2.0/24 node2",
 		"attribute-mismatch 10.244.3.0/24 node3", "attribute-mismatch 10.244.4.0/24 node4",
@@ -189,22 +225,8 @@ func TestAttributeMismatchCommunitiesE2E(t *testing.T) {
 	for _, f := range got {
 		t.Logf("%s\n  %s\n  hint: %s", f.key(), f.Message, f.Hint)
 	}
-	for _, want := range []string{
-		"node1 10.244.1.0/24: communities 65010:100, expected 65010:100 65535:65281 | Missing 65535:65281.",
-		"node2 10.244.2.0/24: communities 65010:100 65010:999 65535:65281, expected 65010:100 65535:65281 | Not expected: 65010:999.",
-		"node3 10.244.3.0/24: large communities 65010:1:2, expected 65010:1:1 | Missing 65010:1:1. Not expected: 65010:1:2.",
-		"node4 10.244.4.0/24: local preference 100, expected 200",
-		"node2 172.16.100.10/32: large communities none, expected 65010:2:2 | Missing 65010:2:2. The CiliumBGPAdvertisements web-a, web-b overlap",
-	} {
-		node, rest, _ := strings.Cut(want, " ")
-		prefix, rest, _ := strings.Cut(rest, ": ")
-		msg, hint, _ := strings.Cut(rest, " | ")
-		i := slices.IndexFunc(got, func(f communityFinding) bool { return f.Node == node && f.Prefix == prefix })
-		if i < 0 || !strings.Contains(got[i].Message, msg) || !strings.Contains(got[i].Hint, hint) {
-			t.Errorf("%s %s: want message with %q and hint with %q, got %+v", node, prefix, msg, hint, got)
-		}
-	}
-	healthy()
+	checkCommunityFindings(t, got)
+	sendCommunities(t, speakers, false)
 	expect("every attribute-mismatch to resolve after the repair")
 }
 
