@@ -35,6 +35,22 @@ type attrValues struct {
 
 func (v attrValues) set() bool { return len(v.std) > 0 || len(v.large) > 0 || v.localPref != nil }
 
+// String describes the values in one text: "communities 65010:100, local
+// preference 200"; "" when none is set.
+func (v attrValues) String() string {
+	var parts []string
+	if len(v.std) > 0 {
+		parts = append(parts, "communities "+strings.Join(v.std, " "))
+	}
+	if len(v.large) > 0 {
+		parts = append(parts, "large communities "+strings.Join(v.large, " "))
+	}
+	if v.localPref != nil {
+		parts = append(parts, "local preference "+strconv.FormatUint(uint64(*v.localPref), 10))
+	}
+	return strings.Join(parts, ", ")
+}
+
 // values normalizes the attributes: standard communities as "ASN:VALUE"
 // (from that form or one 32-bit number), well-known ones by value, large
 // ones as "GLOBAL:LOCAL1:LOCAL2". Every bad value is reported.
