@@ -35,7 +35,11 @@ func (o *Objects) advertisedAttributes() (*validator.AdvertisedAttributes, error
 		for i, ad := range s.Object.Spec.Advertisements {
 			v, err := ad.Attributes.values()
 			if err != nil {
-				errs = append(errs, fmt.Errorf("%s: CiliumBGPAdvertisement %s: advertisements[%d].attributes: %w", s.Pos,
+				pos := s.Pos
+				if l := s.Lines.Line(fmt.Sprintf("spec.advertisements[%d].attributes", i)); l > 0 {
+					pos.Line = l
+				}
+				errs = append(errs, fmt.Errorf("%s: CiliumBGPAdvertisement %s: advertisements[%d].attributes: %w", pos,
 					s.Object.Metadata.Name, i, err))
 			}
 			set = set || v.set()

@@ -77,7 +77,7 @@ func dumpCommunitiesScenario(t *testing.T) {
 	env := testkube.Start(t)
 	c := testkube.NewestCilium(t)
 	env.InstallCilium(t, c)
-	docs := communityObjects(c)
+	docs := []string{communityObjects(t, c)}
 	for i := 1; i <= 4; i++ {
 		docs = append(docs, testkube.NodeManifest(i), testkube.CiliumNodeManifest(i))
 	}

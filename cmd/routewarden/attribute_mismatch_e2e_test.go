@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -17,75 +19,18 @@ import (
 	"github.com/routewarden/routewarden/internal/wait"
 )
 
-// communityObjects are Cilium's BGP objects of the communities test: every
-// node peers with routewarden through CiliumBGPPeerConfig tor, whose family
-// selects the advertisements labelled advertise: bgp; node4 speaks iBGP
-// (its override's local ASN is routewarden's, 65000). Pod CIDRs get
-// 65010:100, no-export, 65010:1:1 and local preference 200; shop/web is
-// selected by two advertisements (web-a: 65010:200, web-b: 65010:2:2), an
-// overlap; advertisement unused is selected by no peer.
-func communityObjects(c testkube.Cilium) []string {
-	v := c.BGPAPIVersion()
-	return []string{`apiVersion: ` + v + `
-kind: CiliumBGPClusterConfig
-metadata: {name: tor}
-spec:
-  nodeSelector: {matchLabels: {kubernetes.io/os: linux}}
-  bgpInstances:
-  - name: tor
-    localASN: 65010
-    peers: [{name: routewarden, peerASN: 65000, peerAddress: 127.0.0.1, peerConfigRef: {name: tor}}]
-`, `apiVersion: ` + v + `
-kind: CiliumBGPNodeConfigOverride
-metadata: {name: node4}
-spec: {bgpInstances: [{name: tor, localASN: 65000}]}
-`, `apiVersion: ` + v + `
-kind: CiliumBGPPeerConfig
-metadata: {name: tor}
-spec: {families: [{afi: ipv4, safi: unicast, advertisements: {matchLabels: {advertise: bgp}}}]}
-`, `apiVersion: ` + v + `
-kind: CiliumBGPAdvertisement
-metadata: {name: pods, labels: {advertise: bgp}}
-spec:
-  advertisements:
-  - advertisementType: PodCIDR
-    attributes:
-      communities: {standard: ["65010:100"], wellKnown: [no-export], large: ["65010:1:1"]}
-      localPreference: 200
-`, `apiVersion: ` + v + `
-kind: CiliumBGPAdvertisement
-metadata: {name: web-a, labels: {advertise: bgp}}
-spec:
-  advertisements:
-  - advertisementType: Service
-    service: {addresses: [LoadBalancerIP]}
-    selector: {matchLabels: {app: web}}
-    attributes: {communities: {standard: ["65010:200"]}}
-`, `apiVersion: ` + v + `
-kind: CiliumBGPAdvertisement
-metadata: {name: web-b, labels: {advertise: bgp}}
-spec:
-  advertisements:
-  - advertisementType: Service
-    service: {addresses: [LoadBalancerIP]}
-    selector: {matchLabels: {tier: front}}
-    attributes: {communities: {large: ["65010:2:2"]}}
-`, `apiVersion: ` + v + `
-kind: CiliumBGPAdvertisement
-metadata: {name: unused, labels: {advertise: elsewhere}}
-spec:
-  advertisements:
-  - advertisementType: PodCIDR
-    attributes: {communities: {standard: ["65010:666"]}}
-`, `apiVersion: ` + c.LBPoolAPIVersion() + `
-kind: CiliumLoadBalancerIPPool
-metadata: {name: public-vips}
-spec: {blocks: [{cidr: 172.16.100.0/24}]}
-`, `apiVersion: v1
-kind: Namespace
-metadata: {name: shop}
-`, strings.Replace(vipService("web", "172.16.100.10", "Cluster"), "metadata: {name: web, namespace: shop}",
-		"metadata: {name: web, namespace: shop, labels: {app: web, tier: front}}", 1) + vipEndpoints("node1")}
+// communityObjects are the Cilium BGP objects and the Service of the
+// communities scenario (testdata/policy/communities/objects.yaml, cilium.io/v2).
+func communityObjects(t *testing.T, c testkube.Cilium) string {
+	t.Helper()
+	if c.Minor() < 18 || c.BGPAPIVersion() != "cilium.io/v2" {
+		t.Skipf("Cilium %s: the communities scenario needs 1.18 or later (BGP objects in cilium.io/v2)", c)
+	}
+	b, err := os.ReadFile(filepath.Join(communitiesDir, "objects.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // communityAnnouncements are what node i (1..4) sends: its pod CIDR and
@@ -177,7 +122,7 @@ func checkCommunityFindings(t *testing.T, got []communityFinding) {
 }
 
 // TestAttributeMismatchCommunitiesE2E: a real kube-apiserver with the newest
-// Cilium release's CRDs (1.18 or later) and the objects above, routewarden
+// Cilium release's CRDs (1.18 or later) and communityObjects, routewarden
 // run, four real GoBGP speakers as the nodes (node4 over iBGP). Healthy: every
 // pod CIDR and the VIP carry what their advertisements set, and there is no
 // finding. Then node1 drops no-export (missing), node2 adds 65010:999 (extra)
@@ -187,10 +132,7 @@ func checkCommunityFindings(t *testing.T, got []communityFinding) {
 // with expected and received in the message, and resolves after the repair.
 func TestAttributeMismatchCommunitiesE2E(t *testing.T) {
 	c := testkube.NewestCilium(t)
-	if c.Minor() < 18 {
-		t.Skipf("the newest Cilium release here is %s, older than 1.18", c)
-	}
-	e := newE2EOn(t, c, 4, communityObjects(c)...)
+	e := newE2EOn(t, c, 4, communityObjects(t, c))
 	e.run(t, e2eOptions{})
 	speakers := communitySpeakers(t, netip.MustParseAddr("127.0.0.1"), e.bgpPort)
 	start := time.Now()
