@@ -94,13 +94,9 @@ func (s *gobgpSession) decodeLikeGoBGP(payload []byte, twoByteAS bool, u *wire.U
 				as4 = append(as4, seg.GetAS()...)
 			}
 		case *gobgp.PathAttributeCommunities:
-			for _, c := range a.Value {
-				u.Communities = append(u.Communities, wire.Community(c))
-			}
+			u.Communities = wire.AppendCommunities(u.Communities, a)
 		case *gobgp.PathAttributeLargeCommunities:
-			for _, c := range a.Values {
-				u.LargeCommunities = append(u.LargeCommunities, wire.LargeCommunity(c.ASN, c.LocalData1, c.LocalData2))
-			}
+			u.LargeCommunities = wire.AppendLargeCommunities(u.LargeCommunities, a)
 		case *gobgp.PathAttributeLocalPref:
 			u.LocalPref, u.HasLocalPref = a.Value, true
 		case *gobgp.PathAttributeMpReachNLRI:

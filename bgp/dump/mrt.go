@@ -151,13 +151,9 @@ func applyAttributes(rt *validator.Route, attrs []bgp.PathAttributeInterface) {
 				rt.ASPath = append(rt.ASPath, seg.GetAS()...)
 			}
 		case *bgp.PathAttributeCommunities:
-			for _, c := range v.Value {
-				rt.Communities = append(rt.Communities, wire.Community(c))
-			}
+			rt.Communities = wire.AppendCommunities(rt.Communities, v)
 		case *bgp.PathAttributeLargeCommunities:
-			for _, c := range v.Values {
-				rt.LargeCommunities = append(rt.LargeCommunities, wire.LargeCommunity(c.ASN, c.LocalData1, c.LocalData2))
-			}
+			rt.LargeCommunities = wire.AppendLargeCommunities(rt.LargeCommunities, v)
 		case *bgp.PathAttributeLocalPref:
 			rt.LocalPref, rt.HasLocalPref = v.Value, true
 		}
