@@ -5,50 +5,36 @@ import (
 	"slices"
 	"testing"
 
-	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
-
+	"github.com/routewarden/routewarden/bgp/bgptest"
 	"github.com/routewarden/routewarden/bgp/wire"
 )
 
-// TestDecodeCommunities: standard and large communities and LOCAL_PREF, as
-// GoBGP packs them, decode to their text forms; an UPDATE without them leaves
+// TestDecodeCommunities: standard and large communities and LOCAL_PREF
+// decode to their text forms, and are regular; an UPDATE without them leaves
 // none from the one before.
 func TestDecodeCommunities(t *testing.T) {
-	nlri, err := gobgp.NewIPAddrPrefix(netip.MustParsePrefix("10.244.1.0/24"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	nh, err := gobgp.NewPathAttributeNextHop(netip.MustParseAddr("10.0.0.11"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := []gobgp.PathAttributeInterface{gobgp.NewPathAttributeOrigin(0),
-		gobgp.NewPathAttributeAsPath([]gobgp.AsPathParamInterface{gobgp.NewAs4PathParam(2, []uint32{65010})}), nh}
+	base := bgptest.Attrs{NextHop: netip.MustParseAddr("10.0.0.11"), ASPath: []uint32{65010}}
+	all := base
+	all.LocalPref, all.Communities = 200, []uint32{65000<<16 | 100, 0xffffff01}
+	all.LargeCommunities = [][3]uint32{{4200000000, 1, 2}, {65000, 0, 4294967295}}
 	for _, tc := range []struct {
 		name         string
-		extra        []gobgp.PathAttributeInterface
+		attrs        bgptest.Attrs
 		std, large   []string
 		pref         uint32
 		hasLocalPref bool
 	}{
-		{name: "all", extra: []gobgp.PathAttributeInterface{gobgp.NewPathAttributeLocalPref(200),
-			gobgp.NewPathAttributeCommunities([]uint32{65000<<16 | 100, 0xffffff01}),
-			gobgp.NewPathAttributeLargeCommunities([]*gobgp.LargeCommunity{gobgp.NewLargeCommunity(4200000000, 1, 2),
-				gobgp.NewLargeCommunity(65000, 0, 4294967295)})},
-			std: []string{"65000:100", "65535:65281"}, large: []string{"4200000000:1:2", "65000:0:4294967295"},
-			pref: 200, hasLocalPref: true},
-		{name: "none"},
-		{name: "local-pref 0", extra: []gobgp.PathAttributeInterface{gobgp.NewPathAttributeLocalPref(0)},
-			hasLocalPref: true},
+		{name: "all", attrs: all, std: []string{"65000:100", "65535:65281"},
+			large: []string{"4200000000:1:2", "65000:0:4294967295"}, pref: 200, hasLocalPref: true},
+		{name: "none", attrs: base},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			msg, err := gobgp.NewBGPUpdateMessage(nil, append(slices.Clone(base), tc.extra...),
-				[]gobgp.PathNLRI{{NLRI: nlri}}).Serialize()
-			if err != nil {
-				t.Fatal(err)
+			msgs, err := bgptest.PackUpdates([]netip.Prefix{netip.MustParsePrefix("10.244.1.0/24")}, tc.attrs)
+			if err != nil || len(msgs) != 1 {
+				t.Fatalf("%d messages, %v", len(msgs), err)
 			}
 			u := wire.Update{Communities: []string{"1:1"}, LargeCommunities: []string{"1:1:1"}, HasLocalPref: true}
-			if err := u.Decode(msg, wire.Options{}); err != nil {
+			if err := u.Decode(msgs[0], wire.Options{}); err != nil {
 				t.Fatal(err)
 			}
 			if u.Irregular != "" {
