@@ -94,9 +94,11 @@ func (s *gobgpSession) decodeLikeGoBGP(payload []byte, twoByteAS bool, u *wire.U
 				as4 = append(as4, seg.GetAS()...)
 			}
 		case *gobgp.PathAttributeCommunities:
-			for _, c := range a.Value {
-				u.Communities = append(u.Communities, wire.Community(c))
-			}
+			u.Communities = wire.AppendCommunities(u.Communities, a)
+		case *gobgp.PathAttributeLargeCommunities:
+			u.LargeCommunities = wire.AppendLargeCommunities(u.LargeCommunities, a)
+		case *gobgp.PathAttributeLocalPref:
+			u.LocalPref, u.HasLocalPref = a.Value, true
 		case *gobgp.PathAttributeMpReachNLRI:
 			if unicast(a.AFI, a.SAFI) {
 				u.MPNextHop = a.Nexthop.Unmap()

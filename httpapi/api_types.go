@@ -84,8 +84,11 @@ type routeJSON struct {
 	RouterID    string   `json:"routerId"`
 	ASPath      []uint32 `json:"asPath"`
 	Communities []string `json:"communities"`
-	Stale       bool     `json:"stale"`
-	PathID      uint32   `json:"pathId"`
+	// LargeCommunities ("GLOBAL:LOCAL1:LOCAL2") and LocalPref (set when the path carries LOCAL_PREF).
+	LargeCommunities []string `json:"largeCommunities"`
+	LocalPref        *uint32  `json:"localPref,omitempty"`
+	Stale            bool     `json:"stale"`
+	PathID           uint32   `json:"pathId"`
 	// View and Router are set for ?view=: the RIB of a BMP-monitored peer and its router.
 	View   string `json:"view,omitempty"`
 	Router string `json:"router,omitempty"`
@@ -165,9 +168,15 @@ func silenceURL(base, cluster string, f findingJSON) string {
 
 func routeOut(r validator.Route, node string) routeJSON {
 	a := r.Attrs()
-	return routeJSON{Prefix: r.Prefix.String(), Node: node, NextHop: addrText(a.NextHop), Peer: addrText(a.Peer),
+	out := routeJSON{Prefix: r.Prefix.String(), Node: node, NextHop: addrText(a.NextHop), Peer: addrText(a.Peer),
 		PeerASN: a.PeerASN, RouterID: addrText(a.RouterID), ASPath: orEmpty(a.ASPath),
-		Communities: orEmpty(a.Communities), Stale: r.Stale, PathID: r.PathID}
+		Communities: orEmpty(a.Communities), LargeCommunities: orEmpty(a.LargeCommunities), Stale: r.Stale,
+		PathID: r.PathID}
+	if a.HasLocalPref {
+		lp := a.LocalPref
+		out.LocalPref = &lp
+	}
+	return out
 }
 
 func peerOut(p Peer, node string) peerJSON {

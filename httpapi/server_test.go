@@ -51,7 +51,8 @@ func testSources(ready bool) Sources {
 					Peer: netip.MustParseAddr("127.0.1.1"), PeerASN: 65001, ASPath: []uint32{65001}}},
 				{Prefix: netip.MustParsePrefix("10.244.3.0/24"), Attributes: &validator.Attributes{
 					NextHop: netip.MustParseAddr("10.0.0.99"), Peer: netip.MustParseAddr("127.0.1.2"),
-					Communities: []string{"65000:1"}}}}
+					Communities: []string{"65000:1"}, LargeCommunities: []string{"65000:1:1"}, LocalPref: 200,
+					HasLocalPref: true}}}
 		},
 		RouteViews: func(view string) []RouteView {
 			return []RouteView{{Router: netip.MustParseAddr("10.0.0.1"), View: view, Route: validator.Route{

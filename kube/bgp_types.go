@@ -64,6 +64,8 @@ type BGPAdvertisement struct {
 			Service  *struct {
 				Addresses []string `yaml:"addresses"`
 			} `yaml:"service"`
+			// Attributes are the path attributes Cilium attaches (bgp_attributes.go).
+			Attributes *BGPAttributes `yaml:"attributes"`
 		} `yaml:"advertisements"`
 	} `yaml:"spec"`
 }

@@ -108,6 +108,9 @@ func (o *Objects) Cluster(opts ClusterOptions) (*validator.Cluster, error) {
 		return nil, err
 	}
 	c.NodeASNs = o.nodeASNs()
+	if c.Advertised, err = o.advertisedAttributes(); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 

@@ -154,7 +154,7 @@ func (o *Objects) decodeObject(file string, n *yaml.Node) error {
 	case "CiliumBGPPeerConfig":
 		err = decodeInto(n, pos, &o.BGPPeerCfgs, true)
 	case "CiliumBGPAdvertisement":
-		err = decodeInto(n, pos, &o.BGPAdverts, false)
+		err = decodeInto(n, pos, &o.BGPAdverts, true)
 	case "CiliumBGPPeeringPolicy":
 		err = decodeInto(n, pos, &o.BGPPeeringPols, true)
 	case "CiliumBGPNodeConfigOverride":

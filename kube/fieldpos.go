@@ -19,6 +19,8 @@ func (o *Objects) FieldPos(object, field string) (Pos, bool) {
 		return fieldPos(o.BGPClusterCfgs, name, field, func(c BGPClusterConfig) string { return c.Metadata.Name })
 	case "CiliumBGPPeerConfig":
 		return fieldPos(o.BGPPeerCfgs, name, field, func(c BGPPeerConfig) string { return c.Metadata.Name })
+	case "CiliumBGPAdvertisement":
+		return fieldPos(o.BGPAdverts, name, field, func(a BGPAdvertisement) string { return a.Metadata.Name })
 	case "CiliumBGPPeeringPolicy":
 		return fieldPos(o.BGPPeeringPols, name, field, func(c BGPPeeringPolicy) string { return c.Metadata.Name })
 	case "ConfigMap":

@@ -3,6 +3,7 @@ package kube
 import (
 	"fmt"
 	"net/netip"
+	"slices"
 	"strings"
 	"time"
 
@@ -43,8 +44,23 @@ func (o *Objects) LintInput(in *lint.Input) error {
 		ad := lint.Advertisement{Where: s.Pos.String(), Name: s.Object.Metadata.Name, Labels: s.Object.Metadata.Labels}
 		for _, a := range s.Object.Spec.Advertisements {
 			ad.Types = append(ad.Types, a.AdvertisementType)
+			e := lint.AdvertisementEntry{Type: a.AdvertisementType,
+				LoadBalancerIP: a.Service != nil && slices.Contains(a.Service.Addresses, "LoadBalancerIP")}
+			if a.Selector != nil {
+				e.Selector = toSelector(a.Selector)
+			}
+			v, _ := a.Attributes.values() // Cluster reports bad values
+			e.Attributes = v.String()
+			ad.Entries = append(ad.Entries, e)
 		}
 		in.Advertisements = append(in.Advertisements, ad)
+	}
+	for _, s := range o.Services {
+		svc := &s.Object
+		if svc.Spec.Type == "LoadBalancer" && (svc.Spec.LoadBalancerClass == nil || *svc.Spec.LoadBalancerClass == ciliumLBClass) {
+			in.Services = append(in.Services, lint.ServiceLabels{Name: namespaceOf(svc.Metadata) + "/" + svc.Metadata.Name,
+				Labels: serviceLabels(svc)})
+		}
 	}
 	for _, s := range o.BGPPeeringPols {
 		pp := lint.PeeringPolicy{Where: s.Pos.String(), Name: s.Object.Metadata.Name,

@@ -9,17 +9,24 @@ import (
 
 // attributeMismatch fires for a node's own announcement (its pod CIDR, or an
 // announced Service VIP) whose path attributes differ from what Cilium's BGP
-// configuration tells the node to send. It judges the origin AS today: the
-// last AS of the path must be one of the node's local ASNs
-// (Cluster.NodeASNs, from CiliumBGPClusterConfig and
-// CiliumBGPNodeConfigOverride). A node without known ASNs, or a path without
-// an AS path (iBGP, a node's own Loc-RIB), is not judged.
+// configuration tells the node to send:
+//   - the origin AS: the last AS of the path must be one of the node's local
+//     ASNs (Cluster.NodeASNs, from CiliumBGPClusterConfig and
+//     CiliumBGPNodeConfigOverride). A node without known ASNs, or a path
+//     without an AS path (iBGP, a node's own Loc-RIB), is not judged;
+//   - communities, large communities and (iBGP: a path without an AS path)
+//     local preference, against the attributes of the CiliumBGPAdvertisements
+//     selecting the prefix (Cluster.Advertised, attribute_intent.go). Only
+//     where an advertisement sets attributes.
+//
+// One finding a path, naming every difference.
 type attributeMismatch struct{}
 
 func (attributeMismatch) ID() RuleID                { return RuleAttributeMismatch }
 func (attributeMismatch) DefaultSeverity() Severity { return SeverityWarning }
 func (attributeMismatch) Description() string {
-	return "a node's own announcement carries an origin AS other than the local ASN Cilium's BGP configuration gives it"
+	return "a node's own announcement carries an origin AS other than its local ASN, or communities, large " +
+		"communities or (iBGP) local preference other than its CiliumBGPAdvertisements' attributes"
 }
 
 func (rule attributeMismatch) Check(s *Snapshot, report func(Finding)) {
@@ -32,27 +39,54 @@ func (rule attributeMismatch) Check(s *Snapshot, report func(Finding)) {
 func (attributeMismatch) CheckRoute(s *Snapshot, i int, report func(Finding)) {
 	r := s.Routes[i]
 	v := s.Origin(i).Node
-	path := r.Attrs().ASPath
-	if v == nil || r.Stale || len(path) == 0 {
+	if v == nil || r.Stale {
 		return
 	}
-	asns := s.Cluster.NodeASNs[v.Name]
-	if len(asns) == 0 || !ownsExactly(s.AllocatedExactly(r.Prefix), v.Name) && !(s.IsVIP(r.Prefix) && announcedService(s, r)) {
+	podCIDR := ownsExactly(s.AllocatedExactly(r.Prefix), v.Name)
+	if !podCIDR && !(s.IsVIP(r.Prefix) && announcedService(s, r)) {
 		return
 	}
-	origin := path[len(path)-1]
-	if slices.Contains(asns, origin) {
+	origin, asns := wrongOrigin(s, r, v.Name)
+	var in *AttributeIntent
+	if podCIDR {
+		in = s.Cluster.Advertised.PodCIDR(v.Name)
+	} else {
+		in = s.Cluster.Advertised.VIP(v.Name, r.Prefix.Addr())
+	}
+	diffs := in.diffs(r.Attrs())
+	f := Finding{Prefix: r.Prefix, Node: v.Name, NextHop: r.NextHop, Peer: r.Peer, Owner: v.Name}
+	switch {
+	case len(diffs) > 0:
+		if asns != nil {
+			diffs = append([]attrDiff{{what: "origin AS", got: strconv.FormatUint(uint64(origin), 10),
+				want: strings.Join(asns, " or ")}}, diffs...)
+		}
+		f.Message, f.Hint = in.explain(v.Name, r, diffs)
+	case asns != nil:
+		f.Message = fmt.Sprintf("%s announces %s %s with origin AS %d (AS path %s); Cilium's BGP configuration "+
+			"gives %s local ASN %s.", v.Name, r.Prefix, r.Via(), origin, r.ASPathString(), v.Name, strings.Join(asns, " or "))
+		f.Hint = "Expected origin AS " + strings.Join(asns, " or ") + ", received " +
+			strconv.FormatUint(uint64(origin), 10) + ". " + originAdvice
+	default:
 		return
+	}
+	report(f)
+}
+
+const originAdvice = "Check the node's localASN in CiliumBGPClusterConfig and CiliumBGPNodeConfigOverride " +
+	"against the speaker's running configuration (cilium bgp peers), and whether a router on the way rewrites " +
+	"the AS path (as-override, remove-private-AS): the ToR's policy may key on it."
+
+// wrongOrigin returns the path's origin AS and the node's local ASNs when
+// they are known and the origin is none of them; else nil ASNs.
+func wrongOrigin(s *Snapshot, r Route, node string) (uint32, []string) {
+	path, asns := r.Attrs().ASPath, s.Cluster.NodeASNs[node]
+	if len(path) == 0 || len(asns) == 0 || slices.Contains(asns, path[len(path)-1]) {
+		return 0, nil
 	}
 	want := make([]string, len(asns))
 	for k, as := range asns {
 		want[k] = strconv.FormatUint(uint64(as), 10)
 	}
-	msg := fmt.Sprintf("%s announces %s %s with origin AS %d (AS path %s); Cilium's BGP configuration gives %s "+
-		"local ASN %s.", v.Name, r.Prefix, r.Via(), origin, r.ASPathString(), v.Name, strings.Join(want, " or "))
-	report(Finding{Prefix: r.Prefix, Node: v.Name, NextHop: r.NextHop, Peer: r.Peer, Owner: v.Name, Message: msg,
-		Hint: "Expected origin AS " + strings.Join(want, " or ") + ", received " + strconv.FormatUint(uint64(origin), 10) +
-			". Check the node's localASN in CiliumBGPClusterConfig and CiliumBGPNodeConfigOverride against the " +
-			"speaker's running configuration (cilium bgp peers), and whether a router on the way rewrites the AS " +
-			"path (as-override, remove-private-AS): the ToR's policy may key on it."})
+	return path[len(path)-1], want
 }

@@ -46,6 +46,10 @@ type Cluster struct {
 	// CiliumBGPPeeringPolicy): the origin AS of its routes (the rule
 	// attribute-mismatch, and the RTR server's ROAs in validator/roa).
 	NodeASNs map[string][]uint32
+	// Advertised are the communities, large communities and local
+	// preference Cilium's advertisements tell each node to attach to its pod
+	// CIDRs and VIPs (the rule attribute-mismatch); nil when none sets any.
+	Advertised *AdvertisedAttributes
 	// ChangedAt is when the inventory last changed (the time, on
 	// routewarden's clock, the informer delivered the latest event); zero
 	// when unknown. validator/convergence times route changes from it.

@@ -30,8 +30,13 @@ type Attributes struct {
 	PeerASN  uint32
 	RouterID netip.Addr
 	ASPath   []uint32
-	// Communities in "ASN:VALUE" form; large and extended ones in their usual text form.
+	// Communities are the standard communities (RFC 1997), "ASN:VALUE".
 	Communities []string
+	// LargeCommunities are the large communities (RFC 8092), "GLOBAL:LOCAL1:LOCAL2".
+	LargeCommunities []string
+	// LocalPref is LOCAL_PREF (iBGP paths carry it), when HasLocalPref.
+	LocalPref    uint32
+	HasLocalPref bool
 }
 
 // noAttributes stands for a route's missing attributes; nothing changes it.
@@ -50,6 +55,7 @@ func (r Route) Attrs() *Attributes {
 func (r *Route) Unshare() *Attributes {
 	a := *r.Attrs()
 	a.ASPath, a.Communities = slices.Clone(a.ASPath), slices.Clone(a.Communities)
+	a.LargeCommunities = slices.Clone(a.LargeCommunities)
 	r.Attributes = &a
 	return &a
 }
@@ -57,7 +63,9 @@ func (r *Route) Unshare() *Attributes {
 // sameAttributes reports whether a and b hold the same attributes.
 func sameAttributes(a, b *Attributes) bool {
 	return a == b || a.NextHop == b.NextHop && a.Peer == b.Peer && a.PeerASN == b.PeerASN &&
-		a.RouterID == b.RouterID && slices.Equal(a.ASPath, b.ASPath) && slices.Equal(a.Communities, b.Communities)
+		a.RouterID == b.RouterID && slices.Equal(a.ASPath, b.ASPath) && slices.Equal(a.Communities, b.Communities) &&
+		slices.Equal(a.LargeCommunities, b.LargeCommunities) && a.LocalPref == b.LocalPref &&
+		a.HasLocalPref == b.HasLocalPref
 }
 
 // Via describes where the route came from, for messages: "via 10.0.0.11 (peer 127.0.0.1)".

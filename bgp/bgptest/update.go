@@ -22,8 +22,10 @@ const (
 	AttrASPath    = 2
 	AttrNextHop   = 3
 	AttrLocalPref = 5
+	AttrCommunity = 8
 	AttrMPReach   = 14
 	AttrMPUnreach = 15
+	AttrLarge     = 32
 )
 
 // Attrs are the path attributes of packed UPDATEs.
@@ -37,6 +39,10 @@ type Attrs struct {
 	Origin uint8
 	// LocalPref, when not 0, adds LOCAL_PREF (which iBGP UPDATEs carry).
 	LocalPref uint32
+	// Communities (standard, ASN<<16|VALUE) and LargeCommunities
+	// (GLOBAL, LOCAL1, LOCAL2), when set, add COMMUNITIES and LARGE_COMMUNITY.
+	Communities      []uint32
+	LargeCommunities [][3]uint32
 	// AddPath encodes every NLRI with PathID (the session must have been
 	// opened with Open.AddPathSend).
 	AddPath bool
@@ -87,7 +93,8 @@ func Update(withdrawn, attrs, nlri []byte) []byte {
 	return Message(bgp.BGP_MSG_UPDATE, append(body, nlri...))
 }
 
-// baseAttrs are ORIGIN, AS_PATH, for IPv4 NEXT_HOP, and LOCAL_PREF if set.
+// baseAttrs are ORIGIN, AS_PATH, for IPv4 NEXT_HOP, and LOCAL_PREF and the
+// communities if set.
 func baseAttrs(a Attrs, v4 bool) []byte {
 	b := Attr(FlagTransitive, AttrOrigin, []byte{a.Origin})
 	b = append(b, Attr(FlagTransitive, AttrASPath, ASPathValue(a.ASPath))...)
@@ -96,6 +103,20 @@ func baseAttrs(a Attrs, v4 bool) []byte {
 	}
 	if a.LocalPref != 0 {
 		b = append(b, Attr(FlagTransitive, AttrLocalPref, binary.BigEndian.AppendUint32(nil, a.LocalPref))...)
+	}
+	if len(a.Communities) > 0 {
+		var v []byte
+		for _, c := range a.Communities {
+			v = binary.BigEndian.AppendUint32(v, c)
+		}
+		b = append(b, Attr(FlagOptional|FlagTransitive, AttrCommunity, v)...)
+	}
+	if len(a.LargeCommunities) > 0 {
+		var v []byte
+		for _, c := range a.LargeCommunities {
+			v = binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(v, c[0]), c[1]), c[2])
+		}
+		b = append(b, Attr(FlagOptional|FlagTransitive, AttrLarge, v)...)
 	}
 	return b
 }

@@ -18,6 +18,7 @@ var (
 	birdPathLine  = regexp.MustCompile(`^\s+(unicast|unreachable|blackhole|prohibit|multipath)\s+\[`)
 	birdBracket   = regexp.MustCompile(`\[(\S+)\s+[^\]]*?(?:\s+from\s+(\S+))?\]`)
 	birdCommunity = regexp.MustCompile(`\((\d+),\s*(\d+)\)`)
+	birdLarge     = regexp.MustCompile(`\((\d+),\s*(\d+),\s*(\d+)\)`)
 )
 
 // readBIRD reads `birdc show route all` (with or without "via … on IFACE" lines).
@@ -113,6 +114,16 @@ func birdAttribute(rt *validator.Route, viaNH *netip.Addr, attr string) error {
 		for _, m := range birdCommunity.FindAllStringSubmatch(value, -1) {
 			rt.Communities = append(rt.Communities, m[1]+":"+m[2])
 		}
+	case key == "BGP.large_community":
+		for _, m := range birdLarge.FindAllStringSubmatch(value, -1) {
+			rt.LargeCommunities = append(rt.LargeCommunities, m[1]+":"+m[2]+":"+m[3])
+		}
+	case key == "BGP.local_pref":
+		v, err := strconv.ParseUint(strings.TrimSpace(value), 10, 32)
+		if err != nil {
+			return fmt.Errorf("BGP.local_pref %q is not a number", strings.TrimSpace(value))
+		}
+		rt.LocalPref, rt.HasLocalPref = uint32(v), true
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package dump
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,7 +14,8 @@ import (
 	"github.com/routewarden/routewarden/validator"
 )
 
-// frrTable is `show bgp ipv4|ipv6 unicast json`.
+// frrTable is `show bgp ipv4|ipv6 unicast json`, or `… json detail`, which
+// adds communities and local preference.
 type frrTable struct {
 	Routes map[string][]frrPath `json:"routes"`
 }
@@ -28,9 +30,39 @@ type frrPath struct {
 		IP    string `json:"ip"`
 		Scope string `json:"scope"`
 	} `json:"nexthops"`
-	Community *struct {
-		List []string `json:"list"`
-	} `json:"community"`
+	Community      *frrCommunities `json:"community"`
+	LargeCommunity *frrCommunities `json:"largeCommunity"`
+	// LocPrf is LOCAL_PREF, printed when the path carries it.
+	LocPrf *uint32 `json:"locPrf"`
+	// The detail form nests the AS path and the peer, and opens each
+	// prefix's list with an element of its own (prefix, version).
+	ASPath *struct {
+		Segments []struct {
+			List []uint32 `json:"list"`
+		} `json:"segments"`
+	} `json:"aspath"`
+	Peer *struct {
+		PeerID   string `json:"peerId"`
+		RouterID string `json:"routerId"`
+	} `json:"peer"`
+}
+
+// header reports whether p is the detail form's element opening a prefix.
+func (p frrPath) header() bool {
+	return p.Network == "" && p.PeerID == "" && p.ASPath == nil && p.Peer == nil && len(p.NextHops) == 0
+}
+
+// frrCommunities are FRR's community and largeCommunity objects.
+type frrCommunities struct {
+	List []string `json:"list"`
+}
+
+// frrWellKnown are the names FRR's JSON gives well-known communities.
+var frrWellKnown = map[string]string{
+	"internet": "0:0", "gracefulShutdown": "65535:0", "acceptown": "65535:1", "routeFilterTranslatedV4": "65535:2",
+	"routeFilterV4": "65535:3", "routeFilterTranslatedV6": "65535:4", "routeFilterV6": "65535:5",
+	"llgrStale": "65535:6", "noLlgr": "65535:7", "acceptownnexthop": "65535:8", "blackhole": "65535:666",
+	"noExport": "65535:65281", "noAdvertise": "65535:65282", "localAs": "65535:65283", "noPeer": "65535:65284",
 }
 
 func readFRR(name string, r *bufio.Reader) ([]validator.Route, error) {
@@ -53,6 +85,9 @@ func readFRR(name string, r *bufio.Reader) ([]validator.Route, error) {
 	var routes []validator.Route
 	for _, key := range keys {
 		for i, p := range t.Routes[key] {
+			if p.header() {
+				continue
+			}
 			rt, err := p.route(key)
 			if err != nil {
 				return nil, fmt.Errorf("%s: JSON path $.routes[%q][%d]: %w", name, key, i, err)
@@ -89,8 +124,29 @@ func (p frrPath) route(key string) (validator.Route, error) {
 			rt.ASPath = append(rt.ASPath, uint32(as))
 		}
 	}
+	if p.Peer != nil {
+		if rt.Peer, err = parseAddr(p.Peer.PeerID); err != nil {
+			return rt, fmt.Errorf("peer.peerId: %w", err)
+		}
+		if rt.RouterID, err = parseAddr(p.Peer.RouterID); err != nil {
+			return rt, fmt.Errorf("peer.routerId: %w", err)
+		}
+	}
+	if p.ASPath != nil {
+		for _, seg := range p.ASPath.Segments {
+			rt.ASPath = append(rt.ASPath, seg.List...)
+		}
+	}
 	if p.Community != nil {
-		rt.Communities = p.Community.List
+		for _, c := range p.Community.List {
+			rt.Communities = append(rt.Communities, cmp.Or(frrWellKnown[c], c))
+		}
+	}
+	if p.LargeCommunity != nil {
+		rt.LargeCommunities = p.LargeCommunity.List
+	}
+	if p.LocPrf != nil {
+		rt.LocalPref, rt.HasLocalPref = *p.LocPrf, true
 	}
 	return rt, nil
 }

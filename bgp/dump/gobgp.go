@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"sort"
 
+	"github.com/routewarden/routewarden/bgp/wire"
 	"github.com/routewarden/routewarden/validator"
 )
 
@@ -93,9 +94,22 @@ func (p gobgpPath) route(key string) (validator.Route, error) {
 			if rt.NextHop, err = parseAddr(a.NextHop); err != nil {
 				return rt, fmt.Errorf("attrs[%d].nexthop: %v", j, err)
 			}
+		case 5: // LOCAL_PREF
+			if err := json.Unmarshal(a.Value, &rt.LocalPref); err != nil {
+				return rt, fmt.Errorf("attrs[%d].value (LOCAL_PREF): %v", j, err)
+			}
+			rt.HasLocalPref = true
 		case 8: // COMMUNITIES
 			for _, c := range a.Communities {
-				rt.Communities = append(rt.Communities, fmt.Sprintf("%d:%d", c>>16, c&0xffff))
+				rt.Communities = append(rt.Communities, wire.Community(c))
+			}
+		case 32: // LARGE_COMMUNITY
+			var large []struct{ ASN, LocalData1, LocalData2 uint32 }
+			if err := json.Unmarshal(a.Value, &large); err != nil {
+				return rt, fmt.Errorf("attrs[%d].value (LARGE_COMMUNITY): %v", j, err)
+			}
+			for _, c := range large {
+				rt.LargeCommunities = append(rt.LargeCommunities, wire.LargeCommunity(c.ASN, c.LocalData1, c.LocalData2))
 			}
 		}
 	}

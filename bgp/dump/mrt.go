@@ -11,6 +11,7 @@ import (
 	"github.com/osrg/gobgp/v4/pkg/packet/bgp"
 	"github.com/osrg/gobgp/v4/pkg/packet/mrt"
 
+	"github.com/routewarden/routewarden/bgp/wire"
 	"github.com/routewarden/routewarden/validator"
 )
 
@@ -132,7 +133,7 @@ func ribRoutes(rib *mrt.Rib, peers []*mrt.Peer) ([]validator.Route, error) {
 	return out, nil
 }
 
-// applyAttributes copies next hop, AS path and communities from GoBGP path
+// applyAttributes copies next hop, AS path, communities and LOCAL_PREF from GoBGP path
 // attributes into a route's own attribute set.
 func applyAttributes(rt *validator.Route, attrs []bgp.PathAttributeInterface) {
 	for _, a := range attrs {
@@ -150,9 +151,11 @@ func applyAttributes(rt *validator.Route, attrs []bgp.PathAttributeInterface) {
 				rt.ASPath = append(rt.ASPath, seg.GetAS()...)
 			}
 		case *bgp.PathAttributeCommunities:
-			for _, c := range v.Value {
-				rt.Communities = append(rt.Communities, fmt.Sprintf("%d:%d", c>>16, c&0xffff))
-			}
+			rt.Communities = wire.AppendCommunities(rt.Communities, v)
+		case *bgp.PathAttributeLargeCommunities:
+			rt.LargeCommunities = wire.AppendLargeCommunities(rt.LargeCommunities, v)
+		case *bgp.PathAttributeLocalPref:
+			rt.LocalPref, rt.HasLocalPref = v.Value, true
 		}
 	}
 }

@@ -37,6 +37,7 @@ func (in *interner) ref(a *validator.Attributes, n int) uint32 {
 	}
 	own := *a // the caller's slices are its own to reuse
 	own.ASPath, own.Communities = slices.Clip(slices.Clone(a.ASPath)), slices.Clip(slices.Clone(a.Communities))
+	own.LargeCommunities = slices.Clip(slices.Clone(a.LargeCommunities))
 	set := attrSet{attrs: &own, key: string(in.buf), refs: n}
 	var i uint32
 	if n := len(in.free); n > 0 {
@@ -77,7 +78,21 @@ func attrKey(b []byte, r *validator.Attributes) []byte {
 	for _, as := range r.ASPath {
 		b = binary.BigEndian.AppendUint32(b, as)
 	}
-	for _, c := range r.Communities {
+	b = appendStrings(b, r.Communities)
+	b = appendStrings(b, r.LargeCommunities)
+	if r.HasLocalPref {
+		b = binary.BigEndian.AppendUint32(append(b, 1), r.LocalPref)
+	} else {
+		b = append(b, 0)
+	}
+	return b
+}
+
+// appendStrings encodes a list with its length first, so that two lists in a
+// row cannot be read as one.
+func appendStrings(b []byte, l []string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(l)))
+	for _, c := range l {
 		b = binary.AppendUvarint(b, uint64(len(c)))
 		b = append(b, c...)
 	}

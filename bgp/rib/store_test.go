@@ -170,6 +170,10 @@ func TestStoreRoundTrip(t *testing.T) {
 	other := func(a *validator.Attributes) {
 		a.NextHop, a.ASPath = netip.MustParseAddr("10.0.0.12"), []uint32{65010, 65011}
 	}
+	large := func(a *validator.Attributes) { a.LargeCommunities = []string{"65010:1:1"} }
+	pref := func(p uint32) func(*validator.Attributes) {
+		return func(a *validator.Attributes) { a.LocalPref, a.HasLocalPref = p, true }
+	}
 	cases := []struct {
 		name      string
 		announced []validator.Route
@@ -187,6 +191,19 @@ func TestStoreRoundTrip(t *testing.T) {
 		{name: "replaced: the old set is freed",
 			announced: []validator.Route{with("10.244.1.0/24", 0, nil), with("10.244.1.0/24", 0, other)},
 			want:      []validator.Route{with("10.244.1.0/24", 0, other)}, wantSets: 1},
+		{name: "large communities and local preference: sets of their own, shared",
+			announced: []validator.Route{with("10.244.1.0/24", 0, large), with("10.244.2.0/24", 0, large),
+				with("10.244.3.0/24", 0, pref(100)), with("10.244.4.0/24", 0, pref(0)), with("10.244.5.0/24", 0, nil)},
+			want: []validator.Route{with("10.244.1.0/24", 0, large), with("10.244.2.0/24", 0, large),
+				with("10.244.3.0/24", 0, pref(100)), with("10.244.4.0/24", 0, pref(0)), with("10.244.5.0/24", 0, nil)},
+			wantSets: 4},
+		{name: "communities moved to large ones: another set", announced: []validator.Route{
+			with("10.244.1.0/24", 0, func(a *validator.Attributes) { a.Communities = []string{"65010:1", "1:2"} }),
+			with("10.244.2.0/24", 0, func(a *validator.Attributes) { a.LargeCommunities = []string{"1:2"} })},
+			want: []validator.Route{
+				with("10.244.1.0/24", 0, func(a *validator.Attributes) { a.Communities = []string{"65010:1", "1:2"} }),
+				with("10.244.2.0/24", 0, func(a *validator.Attributes) { a.LargeCommunities = []string{"1:2"} })},
+			wantSets: 2},
 		{name: "withdrawn", announced: []validator.Route{with("10.244.1.0/24", 0, nil), with("10.244.2.0/24", 0, other)},
 			withdrawn: []validator.Route{with("10.244.2.0/24", 0, nil)},
 			want:      []validator.Route{with("10.244.1.0/24", 0, nil)}, wantSets: 1},
@@ -269,7 +286,7 @@ func TestAttrKeyCoversRoute(t *testing.T) {
 		by   string
 	}{
 		{reflect.TypeFor[validator.Attributes](), []string{"NextHop", "Peer", "PeerASN", "RouterID", "ASPath",
-			"Communities"}, "attrKey (attrs.go)"},
+			"Communities", "LargeCommunities", "LocalPref", "HasLocalPref"}, "attrKey (attrs.go)"},
 		{reflect.TypeFor[validator.Route](), []string{"Prefix", "Attributes", "Stale", "PathID"},
 			"the path tables (paths.go)"},
 	} {

@@ -17,9 +17,11 @@ const (
 
 	attrASPath      = 2
 	attrNextHop     = 3
+	attrLocalPref   = 5
 	attrCommunities = 8
 	attrMPReach     = 14
 	attrMPUnreach   = 15
+	attrLarge       = 32
 )
 
 // ErrTruncated is wrapped by every error about a field cut short.
@@ -33,6 +35,11 @@ type Update struct {
 	ASPath                   []uint32
 	// Communities are the standard communities, "ASN:VALUE".
 	Communities []string
+	// LargeCommunities are the large communities (RFC 8092), "GLOBAL:LOCAL1:LOCAL2".
+	LargeCommunities []string
+	// LocalPref is LOCAL_PREF, when HasLocalPref.
+	LocalPref    uint32
+	HasLocalPref bool
 	// EoR lists End-of-RIB markers ("ipv4-unicast", "ipv6-unicast").
 	EoR []string
 	// OtherFamilies counts MP attributes of families routewarden ignores.
@@ -52,7 +59,8 @@ func (u *Update) reset() {
 	u.Withdrawn, u.Announced = u.Withdrawn[:0], u.Announced[:0]
 	u.MPWithdrawn, u.MPAnnounced = u.MPWithdrawn[:0], u.MPAnnounced[:0]
 	u.NextHop, u.MPNextHop = netip.Addr{}, netip.Addr{}
-	u.ASPath, u.Communities, u.EoR = u.ASPath[:0], nil, u.EoR[:0]
+	u.ASPath, u.Communities, u.LargeCommunities, u.EoR = u.ASPath[:0], nil, nil, u.EoR[:0]
+	u.LocalPref, u.HasLocalPref = 0, false
 	u.OtherFamilies, u.Irregular, u.seen = 0, "", [4]uint64{}
 }
 
@@ -66,6 +74,12 @@ func (u *Update) TreatAsWithdraw() {
 
 // Community is a standard community in its "ASN:VALUE" text form.
 func Community(c uint32) string { return strconv.Itoa(int(c>>16)) + ":" + strconv.Itoa(int(c&0xffff)) }
+
+// LargeCommunity is a large community in its "GLOBAL:LOCAL1:LOCAL2" text form.
+func LargeCommunity(global, local1, local2 uint32) string {
+	return strconv.FormatUint(uint64(global), 10) + ":" + strconv.FormatUint(uint64(local1), 10) + ":" +
+		strconv.FormatUint(uint64(local2), 10)
+}
 
 // Options say how the peer's UPDATEs are encoded.
 type Options struct {
@@ -172,6 +186,20 @@ func (u *Update) attributes(b []byte, o Options) error {
 			for i := 0; i+4 <= n; i += 4 {
 				c := binary.BigEndian.Uint32(v[i:])
 				u.Communities = append(u.Communities, Community(c))
+			}
+		case attrLocalPref:
+			if n != 4 {
+				err = fmt.Errorf("%d bytes, want 4", n)
+				break
+			}
+			u.LocalPref, u.HasLocalPref = binary.BigEndian.Uint32(v), true
+		case attrLarge:
+			if n%12 != 0 {
+				err = fmt.Errorf("%d bytes, not a multiple of 12", n)
+			}
+			for i := 0; i+12 <= n; i += 12 {
+				u.LargeCommunities = append(u.LargeCommunities, LargeCommunity(binary.BigEndian.Uint32(v[i:]),
+					binary.BigEndian.Uint32(v[i+4:]), binary.BigEndian.Uint32(v[i+8:])))
 			}
 		case attrMPReach:
 			err = u.decodeMPReach(v, o)

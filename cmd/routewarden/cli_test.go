@@ -21,6 +21,8 @@ func TestValidateConfigGolden(t *testing.T) {
 		{"bad", []string{"--config", "routewarden.yaml", "bad-v2alpha1.yaml", "bad-peeringpolicy.yaml",
 			"legacy-bgp-config.yaml", "cilium-config-cluster-pool.yaml", "nodes.yaml"}, exitFindings},
 		{"bad-config", []string{"--config", "../../config/testdata/bad.yaml"}, exitFindings},
+		{"overlapping-advertisements", []string{"--config", "routewarden.yaml", "good-v2.yaml",
+			"overlapping-advertisements.yaml", "cilium-config-cluster-pool.yaml", "nodes.yaml"}, exitFindings},
 		{"deploy-examples", []string{"--config", "../../deploy/examples/routewarden.yaml",
 			"../../deploy/examples/cilium-bgp-v2.yaml", "../../deploy/examples/cilium-bgp-peeringpolicy-v2alpha1.yaml",
 			"cilium-config-cluster-pool.yaml", "nodes.yaml"}, exitOK},

@@ -45,6 +45,7 @@ func Check(in Input) []Problem {
 	checkLegacySpeaker(in, r)
 	checkSelectors(in, r)
 	checkGracefulRestart(in, r)
+	checkAdvertisementOverlaps(in, r)
 	Sort(r.problems)
 	return r.problems
 }

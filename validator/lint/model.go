@@ -23,7 +23,9 @@ type Input struct {
 	PeerConfigs     []PeerConfig
 	Advertisements  []Advertisement
 	PeeringPolicies []PeeringPolicy
-	Legacy          *LegacyConfig
+	// Services, when given, let the checks tell which advertisements select one Service.
+	Services []ServiceLabels
+	Legacy   *LegacyConfig
 	// LegacyAnnouncePodCIDR is cilium-config's bgp-announce-pod-cidr.
 	LegacyAnnouncePodCIDR bool
 	CiliumConfigWhere     string
@@ -91,6 +93,26 @@ type Advertisement struct {
 	Where, Name string
 	Labels      map[string]string
 	Types       []string
+	// Entries are its advertisements[], with what tells overlaps apart.
+	Entries []AdvertisementEntry
+}
+
+// AdvertisementEntry is one of an Advertisement's advertisements[].
+type AdvertisementEntry struct {
+	Type string
+	// Selector selects the Services of a Service advertisement; nil selects none.
+	Selector       *Selector
+	LoadBalancerIP bool // service.addresses has LoadBalancerIP
+	// Attributes describe its attributes in one normalized text (communities
+	// sorted, well-known ones by value); "" when it sets none.
+	Attributes string
+}
+
+// ServiceLabels are a LoadBalancer Service's name ("namespace/name") and the
+// labels Cilium's selectors match (its own and io.kubernetes.service.*).
+type ServiceLabels struct {
+	Name   string
+	Labels map[string]string
 }
 
 // PeeringPolicy is a v2alpha1 CiliumBGPPeeringPolicy (BGP control plane v1).

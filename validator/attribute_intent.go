@@ -1,0 +1,103 @@
+package validator
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The communities part of the rule attribute-mismatch (attribute_mismatch.go).
+
+// attrDiff is one attribute a path carries other than expected.
+type attrDiff struct{ what, got, want string }
+
+func (d attrDiff) String() string { return d.what + " " + d.got + ", expected " + d.want }
+
+// diffs compares a path's communities, large communities and, on iBGP (no
+// AS path), local preference with the intent; nil intent: nothing judged.
+func (in *AttributeIntent) diffs(a *Attributes) []attrDiff {
+	if in == nil {
+		return nil
+	}
+	var out []attrDiff
+	for _, c := range []struct {
+		what      string
+		got, want []string
+	}{{"communities", a.Communities, in.Communities}, {"large communities", a.LargeCommunities, in.LargeCommunities}} {
+		got := slices.Clone(c.got)
+		slices.Sort(got)
+		if got = slices.Compact(got); !slices.Equal(got, c.want) {
+			out = append(out, attrDiff{what: c.what, got: listOrNone(got), want: listOrNone(c.want)})
+		}
+	}
+	if len(in.LocalPrefs) > 0 && len(a.ASPath) == 0 && !(a.HasLocalPref && slices.Contains(in.LocalPrefs, a.LocalPref)) {
+		got := "none"
+		if a.HasLocalPref {
+			got = strconv.FormatUint(uint64(a.LocalPref), 10)
+		}
+		want := make([]string, len(in.LocalPrefs))
+		for i, p := range in.LocalPrefs {
+			want[i] = strconv.FormatUint(uint64(p), 10)
+		}
+		out = append(out, attrDiff{what: "local preference", got: got, want: strings.Join(want, " or ")})
+	}
+	return out
+}
+
+// explain writes the finding's message and hint: expected and received, and
+// the advertisements, named as overlapping when several select the prefix.
+func (in *AttributeIntent) explain(node string, r Route, diffs []attrDiff) (msg, hint string) {
+	parts := make([]string, len(diffs))
+	for i, d := range diffs {
+		parts[i] = d.String()
+	}
+	msg = fmt.Sprintf("%s announces %s %s with %s.", node, r.Prefix, r.Via(), strings.Join(parts, "; "))
+	var missing, extra []string
+	for _, d := range diffs {
+		got, want := strings.Fields(d.got), strings.Fields(d.want)
+		if d.what != "communities" && d.what != "large communities" {
+			continue
+		}
+		for _, c := range want {
+			if c != "none" && !slices.Contains(got, c) {
+				missing = append(missing, c)
+			}
+		}
+		for _, c := range got {
+			if c != "none" && !slices.Contains(want, c) {
+				extra = append(extra, c)
+			}
+		}
+	}
+	var b strings.Builder
+	if len(missing) > 0 {
+		b.WriteString("Missing " + strings.Join(missing, " ") + ". ")
+	}
+	if len(extra) > 0 {
+		b.WriteString("Not expected: " + strings.Join(extra, " ") + ". ")
+	}
+	if len(in.Advertisements) > 1 {
+		fmt.Fprintf(&b, "The CiliumBGPAdvertisements %s overlap on this prefix; expected is the union of their "+
+			"attributes, as Cilium merges them since the fix of cilium/cilium#35721 (releases before it keep only one "+
+			"advertisement's and silently drop the others' communities). Give the prefix one advertisement, or make "+
+			"sure the node runs a release that merges them. ", strings.Join(in.Advertisements, ", "))
+	} else {
+		fmt.Fprintf(&b, "Compare the attributes of CiliumBGPAdvertisement %s with what the node sends (cilium bgp "+
+			"routes advertised), and check whether a router on the way rewrites them: the ToR's policy may key on them. ",
+			strings.Join(in.Advertisements, ""))
+	}
+	for _, d := range diffs {
+		if d.what == "origin AS" {
+			b.WriteString(originAdvice)
+		}
+	}
+	return msg, strings.TrimSpace(b.String())
+}
+
+func listOrNone(l []string) string {
+	if len(l) == 0 {
+		return "none"
+	}
+	return strings.Join(l, " ")
+}

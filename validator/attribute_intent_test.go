@@ -1,0 +1,82 @@
+package validator
+
+import (
+	"net/netip"
+	"strings"
+	"testing"
+)
+
+// TestAttributeMismatchCommunities: a node's own pod CIDR or announced VIP
+// must carry exactly the communities and large communities its
+// advertisements set, and on iBGP their local preference; the message shows
+// expected and received, the hint names overlapping advertisements.
+func TestAttributeMismatchCommunities(t *testing.T) {
+	pool := []string{"10.244.0.0/16"}
+	web := svcSpec{name: "shop/web", vips: []string{"172.16.100.10"}, endpoints: []string{"node1"}, announced: true}
+	pods := &AttributeIntent{Communities: []string{"65010:100", "65535:65281"}, LargeCommunities: []string{"65010:1:1"},
+		LocalPrefs: []uint32{200}, Advertisements: []string{"pods"}}
+	vip := &AttributeIntent{Communities: []string{"65010:200"}, Advertisements: []string{"svc-a", "svc-b"}}
+	c := withServices(cluster(IPAMClusterPool, pool, n1, n2), web)
+	c.NodeASNs = map[string][]uint32{"node1": {65010}, "node2": {65010}}
+	c.Advertised = &AdvertisedAttributes{NodeGroup: map[string]int{"node1": 0, "node2": 1}, Groups: []AdvertisedGroup{
+		{PodCIDR: pods, VIPs: map[netip.Addr]*AttributeIntent{addr("172.16.100.10"): vip}}, {}}}
+	// path is a route of prefix@nexthop with AS path as, communities std and large.
+	path := func(spec string, as []uint32, std, large []string, pref ...uint32) Route {
+		r := routes(spec)[0]
+		r.ASPath, r.Communities, r.LargeCommunities = as, std, large
+		if len(pref) > 0 {
+			r.LocalPref, r.HasLocalPref = pref[0], true
+		}
+		return r
+	}
+	ebgp := []uint32{65010}
+	podStd, podLarge := []string{"65535:65281", "65010:100"}, []string{"65010:1:1"}
+	for _, tc := range []struct {
+		name  string
+		route Route
+		want  string // "" for no finding, else what the message and hint contain, "|"-separated
+	}{
+		{name: "as told, in another order", route: path("10.244.1.0/24@10.0.0.11", ebgp, podStd, podLarge)},
+		{name: "iBGP with the local preference", route: path("10.244.1.0/24@10.0.0.11", nil, podStd, podLarge, 200)},
+		{name: "node without intent", route: path("10.244.2.0/24@10.0.0.12", ebgp, nil, nil)},
+		{name: "missing community", route: path("10.244.1.0/24@10.0.0.11", ebgp, []string{"65010:100"}, podLarge),
+			want: "communities 65010:100, expected 65010:100 65535:65281|Missing 65535:65281.|attributes of CiliumBGPAdvertisement pods"},
+		{name: "no communities at all", route: path("10.244.1.0/24@10.0.0.11", ebgp, nil, nil),
+			want: "communities none, expected 65010:100 65535:65281; large communities none, expected 65010:1:1|" +
+				"Missing 65010:100 65535:65281 65010:1:1."},
+		{name: "extra community", route: path("10.244.1.0/24@10.0.0.11", ebgp, append(podStd, "65010:999"), podLarge),
+			want: "communities 65010:100 65010:999 65535:65281, expected 65010:100 65535:65281|Not expected: 65010:999."},
+		{name: "wrong large community", route: path("10.244.1.0/24@10.0.0.11", ebgp, podStd, []string{"65010:1:2"}),
+			want: "large communities 65010:1:2, expected 65010:1:1|Missing 65010:1:1. Not expected: 65010:1:2."},
+		{name: "iBGP with another local preference", route: path("10.244.1.0/24@10.0.0.11", nil, podStd, podLarge, 100),
+			want: "local preference 100, expected 200"},
+		{name: "iBGP without local preference", route: path("10.244.1.0/24@10.0.0.11", nil, podStd, podLarge),
+			want: "local preference none, expected 200"},
+		{name: "eBGP: local preference not judged", route: path("10.244.1.0/24@10.0.0.11", ebgp, podStd, podLarge, 100)},
+		{name: "wrong origin and communities: one finding", route: path("10.244.1.0/24@10.0.0.11", []uint32{65099}, nil, podLarge),
+			want: "origin AS 65099, expected 65010; communities none, expected 65010:100 65535:65281|localASN"},
+		{name: "overlapping advertisements named", route: path("172.16.100.10/32@10.0.0.11", ebgp, nil, nil),
+			want: "communities none, expected 65010:200|The CiliumBGPAdvertisements svc-a, svc-b overlap|#35721"},
+		{name: "VIP as told", route: path("172.16.100.10/32@10.0.0.11", ebgp, []string{"65010:200"}, nil)},
+		{name: "another node's CIDR: foreign-cidr's", route: path("10.244.1.0/24@10.0.0.12", ebgp, nil, nil)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var fs []Finding
+			attributeMismatch{}.Check(NewSnapshot(c, []Route{tc.route}, Options{}), func(f Finding) { fs = append(fs, f) })
+			if tc.want == "" {
+				if len(fs) > 0 {
+					t.Fatalf("findings %+v, want none", fs)
+				}
+				return
+			}
+			if len(fs) != 1 {
+				t.Fatalf("%d findings %+v, want one", len(fs), fs)
+			}
+			for _, part := range strings.Split(tc.want, "|") {
+				if !strings.Contains(fs[0].Message+" "+fs[0].Hint, part) {
+					t.Errorf("finding lacks %q:\n%s\n%s", part, fs[0].Message, fs[0].Hint)
+				}
+			}
+		})
+	}
+}
