@@ -1,9 +1,12 @@
 // The ToRs' policy verdict: every path of a BMP-monitored peer, pre-policy against post-policy (and
 // the router's Loc-RIB). A path dropped by policy is a problem (filtered-at-tor judges it); one the
-// policy changed (next hop, communities) is shown, not alerted. The section stays hidden without BMP views.
+// policy changed (next hop, communities, local preference) is shown, not alerted. The section stays hidden without BMP views.
 const VIEWS = ["pre-policy", "post-policy", "loc-rib"];
 function pathText(r) {
-  return r ? "via " + (r.nextHop || "—") + ((r.communities || []).length ? " · " + r.communities.join(" ") : "") : "";
+  if (!r) return "";
+  const c = [...(r.communities || []), ...(r.largeCommunities || [])];
+  return "via " + (r.nextHop || "—") + (c.length ? " · " + c.join(" ") : "") +
+    (r.localPref != null ? " · local-pref " + r.localPref : "");
 }
 function verdict(pre, post, postKnown) {
   if (!pre) return { status: "ok", text: "post-policy only" };

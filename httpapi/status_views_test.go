@@ -13,8 +13,8 @@ import (
 )
 
 // TestStatusPageViews renders the BMP views section in Chromium: a path the
-// ToR's policy dropped is a problem row, one it changed (communities) is
-// shown as changed, not as a problem.
+// ToR's policy dropped is a problem row, one it changed (communities, large
+// communities, local preference) is shown as changed, not as a problem.
 func TestStatusPageViews(t *testing.T) {
 	sc := allClear()
 	src := sc.sources()
@@ -26,8 +26,12 @@ func TestStatusPageViews(t *testing.T) {
 	views := map[string][]validator.Route{
 		"pre-policy": {path("10.244.1.0/24", "10.0.0.11", "127.0.1.11", "65010:1"),
 			path("10.244.2.0/24", "10.0.0.12", "127.0.1.12")},
-		"post-policy": {path("10.244.1.0/24", "10.0.0.11", "127.0.1.11", "65000:99")},
+		"post-policy": {path("10.244.1.0/24", "10.0.0.11", "127.0.1.11", "65000:99"),
+			path("10.244.3.0/24", "10.0.0.13", "127.0.1.13")},
 	}
+	views["pre-policy"] = append(views["pre-policy"], path("10.244.3.0/24", "10.0.0.13", "127.0.1.13"))
+	tagged := views["post-policy"][1].Unshare()
+	tagged.LargeCommunities, tagged.LocalPref, tagged.HasLocalPref = []string{"65000:1:1"}, 300, true
 	src.RouteViews = func(view string) []RouteView {
 		var out []RouteView
 		for _, r := range views[view] {
@@ -42,6 +46,7 @@ func TestStatusPageViews(t *testing.T) {
 	for _, want := range []struct{ prefix, verdict, problem, text string }{
 		{"10.244.1.0/24", "changed by policy", "false", "via 10.0.0.11 · 65010:1 via 10.0.0.11 · 65000:99"},
 		{"10.244.2.0/24", "dropped by policy", "true", "via 10.0.0.12 — —"},
+		{"10.244.3.0/24", "changed by policy", "false", "via 10.0.0.13 via 10.0.0.13 · 65000:1:1 · local-pref 300"},
 	} {
 		r, ok := d.row("views-table", "prefix", want.prefix)
 		if !ok {

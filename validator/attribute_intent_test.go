@@ -30,6 +30,8 @@ func TestAttributeMismatchCommunities(t *testing.T) {
 		return r
 	}
 	ebgp := []uint32{65010}
+	// postPolicy is r as a ToR holds it after its inbound policy (BMP post-policy).
+	postPolicy := func(r Route) Route { r.Unshare().PostPolicy = true; return r }
 	podStd, podLarge := []string{"65535:65281", "65010:100"}, []string{"65010:1:1"}
 	for _, tc := range []struct {
 		name  string
@@ -58,6 +60,16 @@ func TestAttributeMismatchCommunities(t *testing.T) {
 		{name: "overlapping advertisements named", route: path("172.16.100.10/32@10.0.0.11", ebgp, nil, nil),
 			want: "communities none, expected 65010:200|The CiliumBGPAdvertisements svc-a, svc-b overlap|#35721"},
 		{name: "VIP as told", route: path("172.16.100.10/32@10.0.0.11", ebgp, []string{"65010:200"}, nil)},
+		{name: "post-policy: community added by the ToR's policy", route: postPolicy(path("10.244.1.0/24@10.0.0.11", ebgp,
+			append(podStd, "65000:666"), podLarge))},
+		{name: "post-policy: communities and local preference stripped",
+			route: postPolicy(path("10.244.1.0/24@10.0.0.11", nil, nil, nil, 100))},
+		{name: "post-policy: wrong origin AS still judged",
+			route: postPolicy(path("10.244.1.0/24@10.0.0.11", []uint32{65099}, nil, nil)),
+			want:  "origin AS 65099|Expected origin AS 65010, received 65099"},
+		{name: "pre-policy or direct: community added, judged",
+			route: path("10.244.1.0/24@10.0.0.11", ebgp, append(podStd, "65000:666"), podLarge),
+			want:  "Not expected: 65000:666."},
 		{name: "another node's CIDR: foreign-cidr's", route: path("10.244.1.0/24@10.0.0.12", ebgp, nil, nil)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -17,7 +17,11 @@ import (
 //   - communities, large communities and (iBGP: a path without an AS path)
 //     local preference, against the attributes of the CiliumBGPAdvertisements
 //     selecting the prefix (Cluster.Advertised, attribute_intent.go). Only
-//     where an advertisement sets attributes.
+//     where an advertisement sets attributes, and not on a post-policy path
+//     (Attributes.PostPolicy): the ToR's own inbound policy may set or strip
+//     them, so such a path is shown (API, status page), not alerted. Its
+//     origin AS is judged still: inbound policy prepends, it does not
+//     rewrite the origin, and a wrong local ASN shows there as well.
 //
 // One finding a path, naming every difference.
 type attributeMismatch struct{}
@@ -52,6 +56,9 @@ func (attributeMismatch) CheckRoute(s *Snapshot, i int, report func(Finding)) {
 		in = s.Cluster.Advertised.PodCIDR(v.Name)
 	} else {
 		in = s.Cluster.Advertised.VIP(v.Name, r.Prefix.Addr())
+	}
+	if r.Attrs().PostPolicy {
+		in = nil
 	}
 	diffs := in.diffs(r.Attrs())
 	f := Finding{Prefix: r.Prefix, Node: v.Name, NextHop: r.NextHop, Peer: r.Peer, Owner: v.Name}

@@ -37,6 +37,10 @@ type Attributes struct {
 	// LocalPref is LOCAL_PREF (iBGP paths carry it), when HasLocalPref.
 	LocalPref    uint32
 	HasLocalPref bool
+	// PostPolicy marks a path as the monitoring router holds it after its
+	// inbound policy (BMP post-policy Adj-RIB-In, Loc-RIB): its communities
+	// and local preference may be the router's policy's, not the sender's.
+	PostPolicy bool
 }
 
 // noAttributes stands for a route's missing attributes; nothing changes it.
@@ -65,7 +69,7 @@ func sameAttributes(a, b *Attributes) bool {
 	return a == b || a.NextHop == b.NextHop && a.Peer == b.Peer && a.PeerASN == b.PeerASN &&
 		a.RouterID == b.RouterID && slices.Equal(a.ASPath, b.ASPath) && slices.Equal(a.Communities, b.Communities) &&
 		slices.Equal(a.LargeCommunities, b.LargeCommunities) && a.LocalPref == b.LocalPref &&
-		a.HasLocalPref == b.HasLocalPref
+		a.HasLocalPref == b.HasLocalPref && a.PostPolicy == b.PostPolicy
 }
 
 // Via describes where the route came from, for messages: "via 10.0.0.11 (peer 127.0.0.1)".

@@ -85,7 +85,7 @@ func attrKey(b []byte, r *validator.Attributes) []byte {
 	} else {
 		b = append(b, 0)
 	}
-	return b
+	return append(b, byte(b2i(r.PostPolicy)))
 }
 
 // appendStrings encodes a list with its length first, so that two lists in a

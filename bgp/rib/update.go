@@ -114,7 +114,9 @@ func (s *Store) apply(k peerKey, b *Paths) *peerEntry {
 		s.withdraw(e, n.Prefix, n.PathID)
 	}
 	if len(b.Announced) > 0 {
-		set := s.attrs.ref(&b.Attrs, len(b.Announced))
+		attrs := b.Attrs
+		attrs.PostPolicy = postPolicy(k)
+		set := s.attrs.ref(&attrs, len(b.Announced))
 		for _, n := range b.Announced {
 			s.announce(e, n.Prefix, n.PathID, set)
 		}

@@ -52,6 +52,11 @@ func (s *Store) shadowed(k peerKey) bool {
 	return ok
 }
 
+// postPolicy reports whether k's paths are as its router holds them after
+// its inbound policy (post-policy Adj-RIB-In, Loc-RIB): their attribute sets
+// carry the mark (validator.Attributes.PostPolicy).
+func postPolicy(k peerKey) bool { return k.view == keyPostPolicy || k.typ == peerTypeLocRIB }
+
 func viewOf(k peerKey) string {
 	switch {
 	case k.typ == peerTypeLocRIB:

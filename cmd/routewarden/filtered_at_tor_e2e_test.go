@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -28,41 +29,9 @@ import (
 // API shows the path pre-policy, not post-policy); fixing the prefix-list
 // resolves it.
 func TestFilteredAtToRE2E(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	tor, n1, n2 := netip.MustParseAddr("127.0.2.1"), netip.MustParseAddr("127.0.1.11"), netip.MustParseAddr("127.0.1.12")
-	cfg := bmpPipelineConfig(t, "127.0.3.0/24")
-	p, err := newPipeline(cfg, demo.NewCluster(twoNodes()), nil, zerolog.Nop(), newRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- p.run(ctx) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	}()
-	_, bmpPort, _ := net.SplitHostPort(cfg.BGP.BMP.Listen)
-	station, _ := strconv.ParseUint(bmpPort, 10, 32)
-	port := loopback.FreePort(t)
-	conf := testfrr.PrePolicy(testfrr.BMPConfig(t.TempDir(), tor, uint32(station), n1, n2), n1, n2)
-	vty := testfrr.StartBGPD(t, tor, port, testfrr.InboundPrefixList(conf, n2, "node2-in"))
-	for _, n := range []struct {
-		addr       netip.Addr
-		cidr, next string
-	}{{n1, "10.244.1.0/24", "10.0.0.11"}, {n2, "10.244.2.0/24", "10.0.0.12"}} {
-		sp, err := speaker.Start(ctx, speaker.Config{Local: n.addr, ASN: 65010, CollectorAddr: tor,
-			CollectorPort: port, CollectorASN: 65000}, zerolog.Nop())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(sp.Stop)
-		if err := sp.Announce(ctx, netip.MustParsePrefix(n.cidr), netip.MustParseAddr(n.next)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	n2 := labNodes[1]
+	p, vty := torLab(t, twoNodes(), func(conf string) string { return testfrr.InboundPrefixList(conf, n2, "node2-in") },
+		speaker.Attrs{})
 	api := "http://" + p.http.Addr() + "/api/v1/routes?prefix=10.244.2.0/24&view="
 	wait.For(t, "node2's CIDR in both views", 30*time.Second, func() error {
 		if got := viewRouters(t, api+"pre-policy") + viewRouters(t, api+"post-policy"); got != "127.0.0.1127.0.0.1" {
@@ -86,6 +55,52 @@ func TestFilteredAtToRE2E(t *testing.T) {
 	waitFilteredFindings(t, p, nil)
 }
 
+// labNodes are the GoBGP speakers of torLab: node1 and node2 of twoNodes.
+var labNodes = []netip.Addr{netip.MustParseAddr("127.0.1.11"), netip.MustParseAddr("127.0.1.12")}
+
+// torLab runs routewarden run's pipeline on cluster and a real FRR 8.4 ToR
+// (127.0.2.1, configured by BMPConfig, then policy) sending it BMP pre- and
+// post-policy of labNodes, GoBGP speakers announcing their pod CIDRs with
+// attrs. It returns the pipeline and the ToR's vtysh; both stop with the test.
+func torLab(t *testing.T, cluster validator.Cluster, policy func(conf string) string,
+	attrs speaker.Attrs) (*pipeline, func(...string) (string, error)) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	tor := netip.MustParseAddr("127.0.2.1")
+	cfg := bmpPipelineConfig(t, "127.0.3.0/24")
+	p, err := newPipeline(cfg, demo.NewCluster(cluster), nil, zerolog.Nop(), newRegistry())
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- p.run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+	_, bmpPort, _ := net.SplitHostPort(cfg.BGP.BMP.Listen)
+	station, _ := strconv.ParseUint(bmpPort, 10, 32)
+	port := loopback.FreePort(t)
+	conf := testfrr.PrePolicy(testfrr.BMPConfig(t.TempDir(), tor, uint32(station), labNodes...), labNodes...)
+	vty := testfrr.StartBGPD(t, tor, port, policy(conf))
+	for i, n := range labNodes {
+		sp, err := speaker.Start(ctx, speaker.Config{Local: n, ASN: 65010, CollectorAddr: tor,
+			CollectorPort: port, CollectorASN: 65000}, zerolog.Nop())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(sp.Stop)
+		cidr, next := cluster.Nodes[i].PodCIDRs[0], cluster.Nodes[i].Addresses[0]
+		if err := sp.AnnounceWith(ctx, cidr, next, attrs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p, vty
+}
+
 // twoNodes is node1 (10.0.0.11, 10.244.1.0/24) and node2 (10.0.0.12, 10.244.2.0/24).
 func twoNodes() validator.Cluster {
 	c := validator.Cluster{IPAM: validator.IPAM{Mode: validator.IPAMClusterPool, ModeSource: "test",
@@ -101,23 +116,40 @@ func twoNodes() validator.Cluster {
 
 // viewRouters is the routers of the routes an /api/v1/routes?view= URL lists, joined.
 func viewRouters(t *testing.T, url string) string {
+	out := ""
+	for _, r := range viewRoutes(t, url) {
+		out += r.Router
+	}
+	return out
+}
+
+// viewCommunities is the communities of the routes an /api/v1/routes?view= URL lists, joined.
+func viewCommunities(t *testing.T, url string) string {
+	var out []string
+	for _, r := range viewRoutes(t, url) {
+		out = append(out, r.Communities...)
+	}
+	return strings.Join(out, " ")
+}
+
+type viewRoute struct {
+	Router      string
+	Communities []string
+}
+
+// viewRoutes is the routes an /api/v1/routes?view= URL lists.
+func viewRoutes(t *testing.T, url string) []viewRoute {
 	t.Helper()
 	resp, err := http.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var page struct {
-		Routes []struct{ Router, View string }
-	}
+	var page struct{ Routes []viewRoute }
 	if err := json.NewDecoder(resp.Body).Decode(&page); err != nil {
 		t.Fatal(err)
 	}
-	out := ""
-	for _, r := range page.Routes {
-		out += r.Router
-	}
-	return out
+	return page.Routes
 }
 
 // waitFilteredFindings waits until the loop's filtered-at-tor findings are

@@ -140,3 +140,12 @@ func Deny(vty func(...string) (string, error), list, prefix string, node netip.A
 	}
 	return nil
 }
+
+// InboundCommunity adds community (additive) to node's IPv4 routes in conf
+// with an inbound route-map named name: the ToR's own policy tagging them.
+func InboundCommunity(conf string, node netip.Addr, name, community string) string {
+	conf = strings.Replace(conf, "router bgp ",
+		fmt.Sprintf("route-map %s permit 10\n set community %s additive\n!\nrouter bgp ", name, community), 1)
+	activate := fmt.Sprintf("  neighbor %s activate\n", node)
+	return strings.Replace(conf, activate, activate+fmt.Sprintf("  neighbor %s route-map %s in\n", node, name), 1)
+}

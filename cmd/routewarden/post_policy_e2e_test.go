@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/routewarden/routewarden/bgp/speaker"
+	"github.com/routewarden/routewarden/internal/testfrr"
+	"github.com/routewarden/routewarden/internal/wait"
+	"github.com/routewarden/routewarden/validator"
+)
+
+// TestAttributeMismatchPostPolicyE2E: a real FRR 8.4 ToR whose inbound
+// route-map adds a community to node2's routes sends BMP pre- and
+// post-policy to routewarden run's pipeline. The API shows node2's pod CIDR
+// with the ToR's community post-policy only, and attribute-mismatch does not
+// fire for it (the ToR's own policy); node1's wrong local ASN (65011 in the
+// cluster, 65010 on the wire) still fires, on its post-policy path.
+func TestAttributeMismatchPostPolicyE2E(t *testing.T) {
+	cluster := twoNodes()
+	cluster.NodeASNs = map[string][]uint32{"node1": {65011}, "node2": {65010}}
+	pods := &validator.AttributeIntent{Communities: []string{"65010:100"}, Advertisements: []string{"pods"}}
+	cluster.Advertised = &validator.AdvertisedAttributes{NodeGroup: map[string]int{"node1": 0, "node2": 0},
+		Groups: []validator.AdvertisedGroup{{PodCIDR: pods}}}
+	p, _ := torLab(t, cluster, func(conf string) string {
+		return testfrr.InboundCommunity(conf, labNodes[1], "tag-in", "65000:666")
+	}, speaker.Attrs{Communities: pods.Communities})
+	api := "http://" + p.http.Addr() + "/api/v1/routes?prefix=10.244.2.0/24&view="
+	wait.For(t, "node2's CIDR with the ToR's community post-policy only", 30*time.Second, func() error {
+		pre, post := viewCommunities(t, api+"pre-policy"), viewCommunities(t, api+"post-policy")
+		if pre != "65010:100" || post != "65000:666 65010:100" {
+			return fmt.Errorf("communities pre-policy %q, post-policy %q", pre, post)
+		}
+		return nil
+	})
+	wait.For(t, "attribute-mismatch for node1's origin AS only", 30*time.Second, func() error {
+		var got []string
+		for _, f := range p.loop.State().Findings {
+			if f.Finding.Rule == validator.RuleAttributeMismatch {
+				got = append(got, fmt.Sprintf("%s %s %t", f.Finding.Prefix, f.Finding.Node,
+					strings.Contains(f.Finding.Message, "origin AS 65010")))
+			}
+		}
+		if want := []string{"10.244.1.0/24 node1 true"}; !slices.Equal(got, want) {
+			return fmt.Errorf("got %q, want %q; all findings %+v", got, want, p.loop.State().Findings)
+		}
+		return nil
+	})
+}
