@@ -1,7 +1,6 @@
 package kube
 
 import (
-	"encoding/json"
 	"reflect"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -11,7 +10,7 @@ import (
 // decodeCache keeps each object's decoding (Objects.Decode of the object
 // alone) by resource and key, with the resourceVersion it was decoded at.
 // Cluster rebuilds the validator's model after every change; with the cache
-// only the objects that changed are encoded and decoded again, not the whole
+// only the objects that changed are decoded again (objectNode), not the whole
 // cluster (at 5,000 nodes and 10,000 Services, a rebuild per EndpointSlice
 // flip otherwise: BENCHMARKS.md, "Cluster scale").
 type decodeCache map[schema.GroupVersionResource]map[string]decodedObject
@@ -30,9 +29,9 @@ func (c decodeCache) decode(next decodeCache, gvr schema.GroupVersionResource, n
 	d, ok := c[gvr][name]
 	if !ok || rv == "" || d.resourceVersion != rv {
 		d = decodedObject{resourceVersion: rv, objs: &Objects{}}
-		data, err := json.Marshal(u.Object)
+		n, err := objectNode(u.Object) // what decoding json.Marshal(u.Object) would read
 		if err == nil {
-			err = d.objs.Decode(gvr.Resource+"/"+name, data)
+			err = d.objs.decodeObject(gvr.Resource+"/"+name, n)
 		}
 		d.err = err
 	}

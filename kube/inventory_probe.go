@@ -27,10 +27,10 @@ func (i *Inventory) setStatus(available bool, reason string) {
 }
 
 // Run checks the CRDs, starts the informers and probes the API server until
-// ctx ends. At start the inventory becomes available at the first probe after
-// the informers have synced (validation.warmupTimeout counts from the start,
-// and tests with a short one rely on the probe interval's slack). Once it has
-// been available, it is probed every second while unavailable, and new
+// ctx ends. The first set of informers is promoted, and the inventory made
+// available, by a probe run as soon as it has synced (waiting for the next
+// periodic probe held the first verdict back by up to ProbeInterval). Once it
+// has been available, it is probed every second while unavailable, and new
 // informers that have synced are promoted at once.
 func (i *Inventory) Run(ctx context.Context) error {
 	gvrs, err := i.resources()
@@ -52,10 +52,9 @@ func (i *Inventory) Run(ctx context.Context) error {
 			i.mu.RLock()
 			restart := i.live != nil
 			i.mu.RUnlock()
-			if !restart {
-				continue // the timer is still running: the next probe promotes it
-			}
-			i.promote(s)
+			if restart {
+				i.promote(s)
+			} // else the probe below checks the API server and promotes it
 		case <-timer.C:
 		}
 		i.probe(ctx)

@@ -46,7 +46,7 @@ type e2eOptions struct {
 	Validation string        // more keys of the validation section ("convergence: {...}")
 	StopWithin time.Duration // how long run may take to stop once cancelled; 30s when 0
 	Extra      string        // appended to the config: sections of their own (rtr)
-	Warmup     string        // validation.warmupTimeout; "1s" when empty
+	Warmup     string        // validation.warmupTimeout; "5s" when empty (see config)
 	GR         bool          // bgp.gracefulRestart.enabled (speakers send End-of-RIB only with it)
 }
 
@@ -98,9 +98,13 @@ func startE2E(tb testing.TB, o e2eOptions) *e2e {
 
 // config is a routewarden config for the cluster: dynamic neighbors from
 // 127.0.1.0/24, hold-down 0 (any finding fires at once, so a momentary false
-// finding could not hide).
+// finding could not hide), and a warm-up of 5 s unless o says otherwise: the
+// speakers start after routewarden, and the first verdict must wait for them
+// (warm-up from the inventory ends it as soon as they sent End-of-RIB). It was
+// 1 s, when the inventory became available only at the API server probe after
+// its informers had synced, ~5 s after the start.
 func (e *e2e) config(o e2eOptions) string {
-	validation := "holdDown: 0s, warmupTimeout: " + cmp.Or(o.Warmup, "1s")
+	validation := "holdDown: 0s, warmupTimeout: " + cmp.Or(o.Warmup, "5s")
 	if o.Debounce != "" {
 		validation += ", debounce: " + o.Debounce
 	}
