@@ -31,16 +31,17 @@ func (in *AttributeIntent) diffs(a *Attributes) []attrDiff {
 			out = append(out, attrDiff{what: c.what, got: listOrNone(got), want: listOrNone(c.want)})
 		}
 	}
-	if len(in.LocalPrefs) > 0 && len(a.ASPath) == 0 && !(a.HasLocalPref && slices.Contains(in.LocalPrefs, a.LocalPref)) {
-		got := "none"
-		if a.HasLocalPref {
-			got = strconv.FormatUint(uint64(a.LocalPref), 10)
+	if len(in.LocalPrefs) > 0 && len(a.ASPath) == 0 {
+		// Cilium applies the largest localPreference of the advertisements
+		// selecting the prefix.
+		want := slices.Max(in.LocalPrefs)
+		if !a.HasLocalPref || a.LocalPref != want {
+			got := "none"
+			if a.HasLocalPref {
+				got = strconv.FormatUint(uint64(a.LocalPref), 10)
+			}
+			out = append(out, attrDiff{what: "local preference", got: got, want: strconv.FormatUint(uint64(want), 10)})
 		}
-		want := make([]string, len(in.LocalPrefs))
-		for i, p := range in.LocalPrefs {
-			want[i] = strconv.FormatUint(uint64(p), 10)
-		}
-		out = append(out, attrDiff{what: "local preference", got: got, want: strings.Join(want, " or ")})
 	}
 	return out
 }

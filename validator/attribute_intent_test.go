@@ -102,3 +102,29 @@ func TestAttributeMismatchCommunities(t *testing.T) {
 		})
 	}
 }
+
+// TestAttributeIntentLocalPref: where several advertisements set a
+// localPreference, Cilium applies the largest: only that one is expected.
+func TestAttributeIntentLocalPref(t *testing.T) {
+	in := &AttributeIntent{LocalPrefs: []uint32{100, 300}, Advertisements: []string{"a", "b"}}
+	for _, tc := range []struct {
+		name string
+		attr Attributes
+		want string // "" for no difference
+	}{
+		{name: "the largest", attr: Attributes{LocalPref: 300, HasLocalPref: true}},
+		{name: "a smaller one", attr: Attributes{LocalPref: 100, HasLocalPref: true}, want: "local preference 100, expected 300"},
+		{name: "none", attr: Attributes{}, want: "local preference none, expected 300"},
+		{name: "eBGP: not judged", attr: Attributes{ASPath: []uint32{65010}, LocalPref: 100, HasLocalPref: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, d := range in.diffs(&tc.attr) {
+				got = append(got, d.String())
+			}
+			if strings.Join(got, "; ") != tc.want {
+				t.Errorf("diffs %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
