@@ -80,7 +80,7 @@ func (in *AttributeIntent) explain(node string, r Route, diffs []attrDiff) (msg,
 	}
 	if len(in.Advertisements) > 1 {
 		fmt.Fprintf(&b, "The CiliumBGPAdvertisements %s overlap on this prefix; expected is the union of their "+
-			"attributes, as Cilium merges them since the fix of cilium/cilium#35721 (releases before it keep only one "+
+			"communities and the largest of their local preferences, as Cilium merges them since the fix of cilium/cilium#35721 (releases before it keep only one "+
 			"advertisement's and silently drop the others' communities). Give the prefix one advertisement, or make "+
 			"sure the node runs a release that merges them. ", strings.Join(in.Advertisements, ", "))
 	} else {
