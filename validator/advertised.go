@@ -28,8 +28,8 @@ type AttributeIntent struct {
 	Communities      []string
 	LargeCommunities []string
 	// LocalPrefs are the localPreference values set (sorted, unique): more
-	// than one when the advertisements disagree, and then any of them is
-	// taken (which one Cilium applies is not defined). Empty: none set.
+	// than one when the advertisements disagree, and then Cilium applies
+	// the largest, so the largest is expected. Empty: none set.
 	LocalPrefs []uint32
 	// Advertisements name every CiliumBGPAdvertisement selecting the
 	// prefix, sorted: more than one is an overlap (cilium/cilium#35721).

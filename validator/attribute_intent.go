@@ -31,16 +31,17 @@ func (in *AttributeIntent) diffs(a *Attributes) []attrDiff {
 			out = append(out, attrDiff{what: c.what, got: listOrNone(got), want: listOrNone(c.want)})
 		}
 	}
-	if len(in.LocalPrefs) > 0 && len(a.ASPath) == 0 && !(a.HasLocalPref && slices.Contains(in.LocalPrefs, a.LocalPref)) {
-		got := "none"
-		if a.HasLocalPref {
-			got = strconv.FormatUint(uint64(a.LocalPref), 10)
+	if len(in.LocalPrefs) > 0 && len(a.ASPath) == 0 {
+		// Cilium applies the largest localPreference of the advertisements
+		// selecting the prefix.
+		want := slices.Max(in.LocalPrefs)
+		if !a.HasLocalPref || a.LocalPref != want {
+			got := "none"
+			if a.HasLocalPref {
+				got = strconv.FormatUint(uint64(a.LocalPref), 10)
+			}
+			out = append(out, attrDiff{what: "local preference", got: got, want: strconv.FormatUint(uint64(want), 10)})
 		}
-		want := make([]string, len(in.LocalPrefs))
-		for i, p := range in.LocalPrefs {
-			want[i] = strconv.FormatUint(uint64(p), 10)
-		}
-		out = append(out, attrDiff{what: "local preference", got: got, want: strings.Join(want, " or ")})
 	}
 	return out
 }
@@ -79,7 +80,7 @@ func (in *AttributeIntent) explain(node string, r Route, diffs []attrDiff) (msg,
 	}
 	if len(in.Advertisements) > 1 {
 		fmt.Fprintf(&b, "The CiliumBGPAdvertisements %s overlap on this prefix; expected is the union of their "+
-			"attributes, as Cilium merges them since the fix of cilium/cilium#35721 (releases before it keep only one "+
+			"communities and the largest of their local preferences, as Cilium merges them since the fix of cilium/cilium#35721 (releases before it keep only one "+
 			"advertisement's and silently drop the others' communities). Give the prefix one advertisement, or make "+
 			"sure the node runs a release that merges them. ", strings.Join(in.Advertisements, ", "))
 	} else {

@@ -20,10 +20,11 @@ func TestAttributeMismatchCommunities(t *testing.T) {
 	c.NodeASNs = map[string][]uint32{"node1": {65010}, "node2": {65010}}
 	c.Advertised = &AdvertisedAttributes{NodeGroup: map[string]int{"node1": 0, "node2": 1}, Groups: []AdvertisedGroup{
 		{PodCIDR: pods, VIPs: map[netip.Addr]*AttributeIntent{addr("172.16.100.10"): vip}}, {}}}
-	// path is a route of prefix@nexthop with AS path as, communities std and large.
+	// path is a route of prefix@nexthop learnt on the session with the
+	// next hop, with AS path as, communities std and large.
 	path := func(spec string, as []uint32, std, large []string, pref ...uint32) Route {
 		r := routes(spec)[0]
-		r.ASPath, r.Communities, r.LargeCommunities = as, std, large
+		r.ASPath, r.Communities, r.LargeCommunities, r.Peer = as, std, large, r.NextHop
 		if len(pref) > 0 {
 			r.LocalPref, r.HasLocalPref = pref[0], true
 		}
@@ -32,6 +33,8 @@ func TestAttributeMismatchCommunities(t *testing.T) {
 	ebgp := []uint32{65010}
 	// postPolicy is r as a ToR holds it after its inbound policy (BMP post-policy).
 	postPolicy := func(r Route) Route { r.Unshare().PostPolicy = true; return r }
+	// viaToR is r as learnt on a ToR's session (Peer: the ToR, not the node).
+	viaToR := func(r Route) Route { r.Unshare().Peer = addr("10.0.0.1"); return r }
 	podStd, podLarge := []string{"65535:65281", "65010:100"}, []string{"65010:1:1"}
 	for _, tc := range []struct {
 		name  string
@@ -70,6 +73,13 @@ func TestAttributeMismatchCommunities(t *testing.T) {
 		{name: "pre-policy or direct: community added, judged",
 			route: path("10.244.1.0/24@10.0.0.11", ebgp, append(podStd, "65000:666"), podLarge),
 			want:  "Not expected: 65000:666."},
+		{name: "via the ToR: community added by its policy, not judged", route: viaToR(path("10.244.1.0/24@10.0.0.11",
+			ebgp, append(podStd, "65000:666"), podLarge))},
+		{name: "via the ToR: communities and local preference stripped, not judged",
+			route: viaToR(path("10.244.1.0/24@10.0.0.11", nil, nil, nil, 100))},
+		{name: "via the ToR: wrong origin AS still judged",
+			route: viaToR(path("10.244.1.0/24@10.0.0.11", []uint32{65099}, nil, nil)),
+			want:  "origin AS 65099|Expected origin AS 65010, received 65099"},
 		{name: "another node's CIDR: foreign-cidr's", route: path("10.244.1.0/24@10.0.0.12", ebgp, nil, nil)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -88,6 +98,32 @@ func TestAttributeMismatchCommunities(t *testing.T) {
 				if !strings.Contains(fs[0].Message+" "+fs[0].Hint, part) {
 					t.Errorf("finding lacks %q:\n%s\n%s", part, fs[0].Message, fs[0].Hint)
 				}
+			}
+		})
+	}
+}
+
+// TestAttributeIntentLocalPref: where several advertisements set a
+// localPreference, Cilium applies the largest: only that one is expected.
+func TestAttributeIntentLocalPref(t *testing.T) {
+	in := &AttributeIntent{LocalPrefs: []uint32{100, 300}, Advertisements: []string{"a", "b"}}
+	for _, tc := range []struct {
+		name string
+		attr Attributes
+		want string // "" for no difference
+	}{
+		{name: "the largest", attr: Attributes{LocalPref: 300, HasLocalPref: true}},
+		{name: "a smaller one", attr: Attributes{LocalPref: 100, HasLocalPref: true}, want: "local preference 100, expected 300"},
+		{name: "none", attr: Attributes{}, want: "local preference none, expected 300"},
+		{name: "eBGP: not judged", attr: Attributes{ASPath: []uint32{65010}, LocalPref: 100, HasLocalPref: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, d := range in.diffs(&tc.attr) {
+				got = append(got, d.String())
+			}
+			if strings.Join(got, "; ") != tc.want {
+				t.Errorf("diffs %q, want %q", got, tc.want)
 			}
 		})
 	}

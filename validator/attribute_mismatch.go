@@ -17,11 +17,14 @@ import (
 //   - communities, large communities and (iBGP: a path without an AS path)
 //     local preference, against the attributes of the CiliumBGPAdvertisements
 //     selecting the prefix (Cluster.Advertised, attribute_intent.go). Only
-//     where an advertisement sets attributes, and not on a post-policy path
-//     (Attributes.PostPolicy): the ToR's own inbound policy may set or strip
-//     them, so such a path is shown (API, status page), not alerted. Its
-//     origin AS is judged still: inbound policy prepends, it does not
-//     rewrite the origin, and a wrong local ASN shows there as well.
+//     where an advertisement sets attributes, and only on what the node
+//     itself sent: a path whose Peer is one of the node's addresses (a
+//     direct session, or a BMP pre-policy view of the node's session), not
+//     a post-policy path (Attributes.PostPolicy) nor one relayed by a ToR:
+//     the ToR's policy may set or strip them (some ToRs send none), so such
+//     a path is shown (API, status page), not alerted. Its origin AS is
+//     judged still: inbound policy prepends, it does not rewrite the
+//     origin, and a wrong local ASN shows there as well.
 //
 // One finding a path, naming every difference.
 type attributeMismatch struct{}
@@ -46,38 +49,57 @@ func (attributeMismatch) CheckRoute(s *Snapshot, i int, report func(Finding)) {
 	if v == nil || r.Stale {
 		return
 	}
+	// Neither an intent nor ASNs for the node: nothing to judge (hot path).
+	group := s.Cluster.Advertised.group(v.Name)
+	if group == nil && len(s.Cluster.NodeASNs[v.Name]) == 0 {
+		return
+	}
 	podCIDR := ownsExactly(s.AllocatedExactly(r.Prefix), v.Name)
 	if !podCIDR && !(s.IsVIP(r.Prefix) && announcedService(s, r)) {
 		return
 	}
 	origin, asns := wrongOrigin(s, r, v.Name)
 	var in *AttributeIntent
-	if podCIDR {
-		in = s.Cluster.Advertised.PodCIDR(v.Name)
-	} else {
-		in = s.Cluster.Advertised.VIP(v.Name, r.Prefix.Addr())
-	}
-	if r.Attrs().PostPolicy {
-		in = nil
+	switch {
+	case group == nil || !sentBy(s, r, v):
+	case podCIDR:
+		in = group.PodCIDR
+	default:
+		in = group.VIPs[r.Prefix.Addr()]
 	}
 	diffs := in.diffs(r.Attrs())
-	f := Finding{Prefix: r.Prefix, Node: v.Name, NextHop: r.NextHop, Peer: r.Peer, Owner: v.Name}
+	var msg, hint string
 	switch {
 	case len(diffs) > 0:
 		if asns != nil {
 			diffs = append([]attrDiff{{what: "origin AS", got: strconv.FormatUint(uint64(origin), 10),
 				want: strings.Join(asns, " or ")}}, diffs...)
 		}
-		f.Message, f.Hint = in.explain(v.Name, r, diffs)
+		msg, hint = in.explain(v.Name, r, diffs)
 	case asns != nil:
-		f.Message = fmt.Sprintf("%s announces %s %s with origin AS %d (AS path %s); Cilium's BGP configuration "+
+		msg = fmt.Sprintf("%s announces %s %s with origin AS %d (AS path %s); Cilium's BGP configuration "+
 			"gives %s local ASN %s.", v.Name, r.Prefix, r.Via(), origin, r.ASPathString(), v.Name, strings.Join(asns, " or "))
-		f.Hint = "Expected origin AS " + strings.Join(asns, " or ") + ", received " +
+		hint = "Expected origin AS " + strings.Join(asns, " or ") + ", received " +
 			strconv.FormatUint(uint64(origin), 10) + ". " + originAdvice
 	default:
 		return
 	}
-	report(f)
+	report(Finding{Prefix: r.Prefix, Node: v.Name, NextHop: r.NextHop, Peer: r.Peer, Owner: v.Name,
+		Message: msg, Hint: hint})
+}
+
+// sentBy reports whether the path shows what node v itself sent: learnt on
+// a session with the node (its Peer is one of v's addresses: a direct
+// session, or a BMP pre-policy view of the node's session) and not after a
+// router's inbound policy (PostPolicy). A path relayed by a ToR carries
+// what the ToR's policy made of the attributes, or none.
+func sentBy(s *Snapshot, r Route, v *NodeView) bool {
+	a := r.Attrs()
+	if a.PostPolicy || !a.Peer.IsValid() {
+		return false
+	}
+	p, ok := s.addrs.Get(a.Peer)
+	return ok && p == v
 }
 
 const originAdvice = "Check the node's localASN in CiliumBGPClusterConfig and CiliumBGPNodeConfigOverride " +
