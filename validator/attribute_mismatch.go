@@ -17,12 +17,9 @@ import (
 //   - communities, large communities and (iBGP: a path without an AS path)
 //     local preference, against the attributes of the CiliumBGPAdvertisements
 //     selecting the prefix (Cluster.Advertised, attribute_intent.go). Only
-//     where an advertisement sets attributes, and only on what the node
-//     itself sent: a path whose Peer is one of the node's addresses (a
-//     direct session, or a BMP pre-policy view of the node's session), not
-//     a post-policy path (Attributes.PostPolicy) nor one relayed by a ToR:
-//     the ToR's policy may set or strip them (some ToRs send none), so such
-//     a path is shown (API, status page), not alerted. Its origin AS is
+//     where an advertisement sets attributes, and not on a post-policy path
+//     (Attributes.PostPolicy): the ToR's own inbound policy may set or strip
+//     them, so such a path is shown (API, status page), not alerted. Its origin AS is
 //     judged still: inbound policy prepends, it does not rewrite the
 //     origin, and a wrong local ASN shows there as well.
 //
@@ -88,18 +85,13 @@ func (attributeMismatch) CheckRoute(s *Snapshot, i int, report func(Finding)) {
 		Message: msg, Hint: hint})
 }
 
-// sentBy reports whether the path shows what node v itself sent: learnt on
-// a session with the node (its Peer is one of v's addresses: a direct
-// session, or a BMP pre-policy view of the node's session) and not after a
-// router's inbound policy (PostPolicy). A path relayed by a ToR carries
-// what the ToR's policy made of the attributes, or none.
-func sentBy(s *Snapshot, r Route, v *NodeView) bool {
-	a := r.Attrs()
-	if a.PostPolicy || !a.Peer.IsValid() {
-		return false
-	}
-	p, ok := s.addrs.Get(a.Peer)
-	return ok && p == v
+// sentBy reports whether the path may show what node v itself sent: not a
+// path after a router's inbound policy (PostPolicy), which the router may
+// have tagged or stripped. A path relayed by a ToR over a plain BGP session
+// (routewarden behind the ToR) cannot be told from a node's own session yet:
+// a node may peer from an address the cluster does not list, so it is judged.
+func sentBy(_ *Snapshot, r Route, _ *NodeView) bool {
+	return !r.Attrs().PostPolicy
 }
 
 const originAdvice = "Check the node's localASN in CiliumBGPClusterConfig and CiliumBGPNodeConfigOverride " +
