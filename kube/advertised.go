@@ -18,6 +18,7 @@ type advert struct {
 	sel   *lint.Selector
 	lbIP  bool // a Service advertisement of LoadBalancerIP addresses
 	attrs attrValues
+	bad   bool // its attributes cannot be read: the prefixes it selects go unjudged
 }
 
 // advertisedAttributes derives what the advertisements tell each node to
@@ -27,7 +28,10 @@ type advert struct {
 // CiliumBGPPeerConfigs); without any CiliumBGPPeerConfig among the objects,
 // every advertisement counts for every node, as for the VIP announcers.
 // Overlapping advertisements are merged: the union of their communities.
-func (o *Objects) advertisedAttributes() (*validator.AdvertisedAttributes, error) {
+// An advertisement whose attributes cannot be read is an error, unless bad
+// is set (the live inventory): then it is reported to bad and the prefixes it
+// selects are left unjudged.
+func (o *Objects) advertisedAttributes(bad func(error)) (*validator.AdvertisedAttributes, error) {
 	var ads []advert
 	var errs []error
 	set := false
@@ -43,13 +47,19 @@ func (o *Objects) advertisedAttributes() (*validator.AdvertisedAttributes, error
 					s.Object.Metadata.Name, i, err))
 			}
 			set = set || v.set()
-			a := advert{name: s.Object.Metadata.Name, typ: ad.AdvertisementType, attrs: v}
+			a := advert{name: s.Object.Metadata.Name, typ: ad.AdvertisementType, attrs: v, bad: err != nil}
 			if ad.Selector != nil {
 				a.sel = toSelector(ad.Selector)
 			}
 			a.lbIP = ad.Service != nil && slices.Contains(ad.Service.Addresses, "LoadBalancerIP")
 			ads = append(ads, a)
 		}
+	}
+	if bad != nil {
+		for _, err := range errs {
+			bad(err)
+		}
+		errs = nil
 	}
 	if len(errs) > 0 || !set {
 		return nil, errors.Join(errs...)
@@ -121,42 +131,59 @@ func (o *Objects) peerConfigNamedSelects(name string, adLabels map[string]string
 }
 
 // advertisedGroup is the intent of the advertisements ads for the pod CIDRs
-// and for each announced LoadBalancer Service's VIPs.
+// and for each announced LoadBalancer Service's VIPs. Services sharing a VIP
+// (LB-IPAM's sharing key) have their intents merged (mergeIntents); a prefix
+// an unreadable advertisement selects has none.
 func (o *Objects) advertisedGroup(ads []advert) validator.AdvertisedGroup {
-	g := validator.AdvertisedGroup{PodCIDR: intentOf(ads, func(a advert) bool { return a.typ == "PodCIDR" })}
+	var g validator.AdvertisedGroup
+	g.PodCIDR, _ = intentOf(ads, func(a advert) bool { return a.typ == "PodCIDR" })
+	var unjudged map[netip.Addr]bool
 	for _, s := range o.Services {
 		svc := &s.Object
 		if svc.Spec.Type != "LoadBalancer" || svc.Spec.LoadBalancerClass != nil && *svc.Spec.LoadBalancerClass != ciliumLBClass {
 			continue
 		}
 		labels := serviceLabels(svc)
-		in := intentOf(ads, func(a advert) bool {
+		in, bad := intentOf(ads, func(a advert) bool {
 			return a.typ == "Service" && a.lbIP && a.sel != nil && a.sel.Matches(labels)
 		})
-		if in == nil {
+		if in == nil && !bad {
 			continue
 		}
 		for _, ing := range svc.Status.LoadBalancer.Ingress {
-			if ing.IP != nil && ing.IP.IsValid() {
-				if g.VIPs == nil {
-					g.VIPs = map[netip.Addr]*validator.AttributeIntent{}
-				}
-				g.VIPs[ing.IP.Addr] = in
+			if ing.IP == nil || !ing.IP.IsValid() {
+				continue
 			}
+			ip := ing.IP.Addr
+			if bad {
+				if unjudged == nil {
+					unjudged = map[netip.Addr]bool{}
+				}
+				unjudged[ip] = true
+				continue
+			}
+			if g.VIPs == nil {
+				g.VIPs = map[netip.Addr]*validator.AttributeIntent{}
+			}
+			g.VIPs[ip] = mergeIntents(g.VIPs[ip], in)
 		}
+	}
+	for ip := range unjudged {
+		delete(g.VIPs, ip)
 	}
 	return g
 }
 
 // intentOf merges the advertisements that select a prefix; nil when none of
-// them sets attributes.
-func intentOf(ads []advert, selects func(advert) bool) *validator.AttributeIntent {
-	in := &validator.AttributeIntent{}
+// them sets attributes, or when one of them cannot be read (bad).
+func intentOf(ads []advert, selects func(advert) bool) (in *validator.AttributeIntent, bad bool) {
+	in = &validator.AttributeIntent{}
 	set := false
 	for _, a := range ads {
 		if !selects(a) {
 			continue
 		}
+		bad = bad || a.bad
 		set = set || a.attrs.set()
 		in.Advertisements = append(in.Advertisements, a.name)
 		in.Communities = append(in.Communities, a.attrs.std...)
@@ -165,14 +192,38 @@ func intentOf(ads []advert, selects func(advert) bool) *validator.AttributeInten
 			in.LocalPrefs = append(in.LocalPrefs, *a.attrs.localPref)
 		}
 	}
-	if !set {
-		return nil
+	if bad || !set {
+		return nil, bad
 	}
+	sortIntent(in)
+	return in, false
+}
+
+// mergeIntents is the intent for a VIP that two Services share, whatever
+// their order: the union of the advertisements and communities, and the
+// largest localPreference (the one Cilium applies). a may be nil.
+func mergeIntents(a, b *validator.AttributeIntent) *validator.AttributeIntent {
+	if a == nil {
+		return b
+	}
+	m := &validator.AttributeIntent{
+		Advertisements:   slices.Concat(a.Advertisements, b.Advertisements),
+		Communities:      slices.Concat(a.Communities, b.Communities),
+		LargeCommunities: slices.Concat(a.LargeCommunities, b.LargeCommunities),
+	}
+	if prefs := slices.Concat(a.LocalPrefs, b.LocalPrefs); len(prefs) > 0 {
+		m.LocalPrefs = []uint32{slices.Max(prefs)}
+	}
+	sortIntent(m)
+	return m
+}
+
+// sortIntent sorts the lists of in and drops repeats.
+func sortIntent(in *validator.AttributeIntent) {
 	for _, l := range []*[]string{&in.Advertisements, &in.Communities, &in.LargeCommunities} {
 		slices.Sort(*l)
 		*l = slices.Compact(*l)
 	}
 	slices.Sort(in.LocalPrefs)
 	in.LocalPrefs = slices.Compact(in.LocalPrefs)
-	return in
 }

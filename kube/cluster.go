@@ -16,6 +16,11 @@ type ClusterOptions struct {
 	PodRanges []netip.Prefix
 	// CiliumNamespace is where cilium-config lives (default kube-system).
 	CiliumNamespace string
+	// BadAdvertisement, when set (the live inventory), is told of each
+	// CiliumBGPAdvertisement whose attributes cannot be read, and the prefixes
+	// it selects are left unjudged; unset (check, validate-config), such an
+	// advertisement is an input error.
+	BadAdvertisement func(error)
 }
 
 // CiliumConfig returns the cilium-config ConfigMap, if present.
@@ -108,7 +113,7 @@ func (o *Objects) Cluster(opts ClusterOptions) (*validator.Cluster, error) {
 		return nil, err
 	}
 	c.NodeASNs = o.nodeASNs()
-	if c.Advertised, err = o.advertisedAttributes(); err != nil {
+	if c.Advertised, err = o.advertisedAttributes(opts.BadAdvertisement); err != nil {
 		return nil, err
 	}
 	return c, nil

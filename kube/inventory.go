@@ -184,7 +184,12 @@ func (i *Inventory) buildClusterLocked(gvrs []schema.GroupVersionResource) (*val
 	i.decoded = next
 	// The Services informer runs once Run has started: no Service means none.
 	objs.ServicesRead = objs.ServicesRead || len(i.vipGVRs) > 0
-	c, err := objs.Cluster(i.opts.Cluster)
+	opts := i.opts.Cluster
+	opts.BadAdvertisement = func(err error) { // as an unreadable object: reported, counted, not judged
+		i.log.Warn().Err(err).Msg("not judging the prefixes of a CiliumBGPAdvertisement routewarden cannot read")
+		i.metrics.badObjects.Inc()
+	}
+	c, err := objs.Cluster(opts)
 	if err != nil {
 		return nil, err
 	}

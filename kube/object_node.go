@@ -15,11 +15,14 @@ import (
 // encoding every object to JSON and scanning it again (BENCHMARKS.md,
 // "Cluster scale"). As in that one-line text, every node is on line 1;
 // strings (and mapping keys) are double-quoted, other scalars plain and
-// tagged as YAML resolves them, collections in flow style. A value of any
+// tagged as YAML resolves them, collections in flow style, nil ones null. A value of any
 // other type goes through the text, as before.
 func objectNode(v any) (*yaml.Node, error) {
 	switch v := v.(type) {
 	case map[string]any:
+		if v == nil { // json.Marshal's null: a nil selector selects nothing, {} everything
+			return scalarNode("!!null", "null"), nil
+		}
 		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle, Line: 1, Column: 1,
 			Content: make([]*yaml.Node, 0, 2*len(v))}
 		keys := make([]string, 0, len(v))
@@ -36,6 +39,9 @@ func objectNode(v any) (*yaml.Node, error) {
 		}
 		return n, nil
 	case []any:
+		if v == nil { // null, as json.Marshal writes it
+			return scalarNode("!!null", "null"), nil
+		}
 		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Line: 1, Column: 1,
 			Content: make([]*yaml.Node, 0, len(v))}
 		for _, e := range v {

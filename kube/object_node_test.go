@@ -83,6 +83,12 @@ func TestObjectNodeValues(t *testing.T) {
 			"spec": map[string]any{"type": "LoadBalancer", "externalTrafficPolicy": "Local",
 				"ports": []any{map[string]any{"port": int64(80), "protocol": "TCP"}}},
 			"status": map[string]any{"loadBalancer": map[string]any{"ingress": []any{map[string]any{"ip": "192.0.2.10"}}}}}},
+		{"typed nil list", map[string]any{"apiVersion": "v1", "kind": "Node", "metadata": map[string]any{"name": "n5"},
+			"spec": map[string]any{"podCIDRs": []any(nil)}}},
+		{"typed nil selector (selects nothing, not everything)", map[string]any{"apiVersion": "cilium.io/v2",
+			"kind": "CiliumBGPAdvertisement", "metadata": map[string]any{"name": "ad", "labels": map[string]any(nil)},
+			"spec": map[string]any{"advertisements": []any{map[string]any{"advertisementType": "Service",
+				"service": map[string]any{"addresses": []any{"LoadBalancerIP"}}, "selector": map[string]any(nil)}}}}},
 		{"no kind", map[string]any{"metadata": map[string]any{"name": "x"}}},
 		{"other kind", map[string]any{"apiVersion": "v1", "kind": "Pod", "metadata": map[string]any{"name": "p"}}},
 	}
