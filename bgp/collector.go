@@ -77,6 +77,9 @@ func (c *Collector) Run(ctx context.Context) error {
 		if c.feed != nil {
 			c.feed.disconnect(context.Background(), srv)
 		}
+		if ctx.Err() != nil {
+			return nil // stopped while starting: a stop, not a failure
+		}
 		return err
 	}
 	c.log.Info().Uint32("asn", c.cfg.ASN).Int32("port", c.cfg.ListenPort).Strs("listen", c.cfg.ListenAddresses).
@@ -95,6 +98,9 @@ func (c *Collector) Run(ctx context.Context) error {
 			c.store.ExpireStale(now)
 		case err := <-feedErr:
 			c.feed.disconnect(context.Background(), srv)
+			if ctx.Err() != nil {
+				return nil // the feed ended with the stop
+			}
 			return err
 		}
 	}
