@@ -66,3 +66,26 @@ func SortPolicyDrops(ds []PolicyDrop) {
 		return a.Route.Attrs().Peer.Compare(b.Route.Attrs().Peer)
 	})
 }
+
+// MarkPostPolicy marks routes as a router's table after its policy (check's
+// --tor-routes), as the RIB marks a BMP post-policy view: attribute-mismatch
+// then shows, and does not alert, communities and local preference the
+// router's own policy changed. Attribute sets are never changed in place: a
+// set shared by several routes gets one marked copy, which they then share.
+func MarkPostPolicy(routes []Route) {
+	marked := map[*Attributes]*Attributes{}
+	for i := range routes {
+		a := routes[i].Attributes
+		if a == nil || a.PostPolicy {
+			continue
+		}
+		m := marked[a]
+		if m == nil {
+			c := *a
+			c.PostPolicy = true
+			m = &c
+			marked[a] = m
+		}
+		routes[i].Attributes = m
+	}
+}

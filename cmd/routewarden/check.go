@@ -146,7 +146,7 @@ func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
 			names[i] = filepath.Base(path)
 		}
 		cluster.PolicyDrops = validator.PolicyDrops(strings.Join(names, ", "), set.routes, tor.routes)
-		markPostPolicy(tor.routes)
+		validator.MarkPostPolicy(tor.routes)
 		set = tor
 	}
 	if len(set.routes) == 0 && fams == nil {
@@ -212,26 +212,4 @@ func writeReport(cmd *cobra.Command, format string, rep report.Report) error {
 		return report.Explain(w, rep)
 	}
 	return report.Table(w, rep, terminalWidth(w))
-}
-
-// markPostPolicy marks routes as the ToR's table after its policy, as run marks
-// a BMP post-policy view: attribute-mismatch then shows, and does not alert,
-// communities and local preference the ToR's own policy changed. Attribute
-// sets may be shared between routes, so each marked route gets its own copy.
-func markPostPolicy(routes []validator.Route) {
-	marked := map[*validator.Attributes]*validator.Attributes{}
-	for i := range routes {
-		a := routes[i].Attributes
-		if a == nil || a.PostPolicy {
-			continue
-		}
-		m := marked[a]
-		if m == nil {
-			c := *a
-			c.PostPolicy = true
-			m = &c
-			marked[a] = m
-		}
-		routes[i].Attributes = m
-	}
 }

@@ -1,25 +1,23 @@
-package main
+package validator
 
 import (
 	"net/netip"
 	"testing"
-
-	"github.com/routewarden/routewarden/validator"
 )
 
 // TestMarkPostPolicy: check marks the ToR's table (--tor-routes) as after its
 // policy, as run marks a BMP post-policy view, without touching the attribute
 // sets the node-side dumps may share, and keeping shared sets shared.
 func TestMarkPostPolicy(t *testing.T) {
-	shared := &validator.Attributes{Communities: []string{"65000:666"}}
-	already := &validator.Attributes{PostPolicy: true}
-	routes := []validator.Route{
+	shared := &Attributes{Communities: []string{"65000:666"}}
+	already := &Attributes{PostPolicy: true}
+	routes := []Route{
 		{Prefix: netip.MustParsePrefix("10.0.1.0/24"), Attributes: shared},
 		{Prefix: netip.MustParsePrefix("10.0.2.0/24"), Attributes: shared},
 		{Prefix: netip.MustParsePrefix("10.0.3.0/24"), Attributes: already},
 		{Prefix: netip.MustParsePrefix("10.0.4.0/24")},
 	}
-	markPostPolicy(routes)
+	MarkPostPolicy(routes)
 	for i, r := range routes[:3] {
 		if !r.Attributes.PostPolicy {
 			t.Errorf("route %d (%s) not marked post-policy", i, r.Prefix)
