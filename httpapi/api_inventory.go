@@ -89,7 +89,11 @@ func (s *Server) routes(w http.ResponseWriter, q query) {
 		}
 	}
 	pg, next, apiErr := page(sel, q, func(r validator.Route) string {
-		return r.Prefix.String() + "|" + addrText(r.Attrs().Peer) + "|" + strconv.FormatUint(uint64(r.PathID), 10)
+		k := r.Prefix.String() + "|" + addrText(r.Attrs().Peer) + "|" + strconv.FormatUint(uint64(r.PathID), 10)
+		if router, ok := views[r.Attributes]; ok {
+			k += "|" + addrText(router) // one peer's path as two ToRs monitor it
+		}
+		return k
 	})
 	if apiErr != nil {
 		writeError(w, apiErr)

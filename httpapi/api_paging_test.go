@@ -85,6 +85,18 @@ func TestRoutesPaging(t *testing.T) {
 		})
 	}
 	current = table
+	// A token pages the query it came from: other filters are a 400, another
+	// limit is not.
+	for q, want := range map[string]int{"?limit=7&": 200, "?prefix=10.0.0.0/8&": 400, "?peer=127.0.1.1&limit=100&": 400} {
+		if code, _ := fetch(q + "continue=" + url.QueryEscape(first.Continue)); code != want {
+			t.Errorf("%scontinue=<token of ?limit=100>: %d, want %d", q, code, want)
+		}
+	}
+	_, filtered := fetch("?limit=100&peer=127.0.1.1")
+	if code, r := fetch("?peer=127.0.1.1&limit=100&continue=" + url.QueryEscape(filtered.Continue)); code != 200 ||
+		r.Routes[0].Prefix != table[100].Prefix.String() {
+		t.Errorf("the filtered token with its filter again (in another order): %d", code)
+	}
 	if code, r := fetch(fmt.Sprintf("?limit=%d", maxLimit)); code != 200 || len(r.Routes) != 1200 || r.Continue != "" {
 		t.Errorf("limit=%d: %d, %d routes, continue %q", maxLimit, code, len(r.Routes), r.Continue)
 	}

@@ -96,11 +96,27 @@ func checkBool(s string) error {
 	return nil
 }
 
-// cursor is what a continue token holds: where the next page starts, and the
-// key of the item before it, to find the place again if the list changed.
+// cursor is what a continue token holds: where the next page starts, the key
+// of the item before it, to find the place again if the list changed, and the
+// query it pages (its filters and order), which the next page must repeat.
 type cursor struct {
 	Offset int    `json:"o"`
 	Key    string `json:"k"`
+	Query  string `json:"q,omitempty"`
+}
+
+// selection is the part of q that chooses and orders the items: every
+// parameter but limit and continue, in a canonical order. A token carries it,
+// so a next page asked with other filters is refused rather than cut from
+// another list at the first list's offset.
+func (q query) selection() string {
+	v := url.Values{}
+	for k, vs := range q.Values {
+		if k != "limit" && k != "continue" {
+			v[k] = vs
+		}
+	}
+	return v.Encode()
 }
 
 // page cuts one page out of items (in a stable order) and returns the token of
@@ -115,6 +131,10 @@ func page[T any](items []T, q query, key func(T) string) ([]T, string, *apiError
 		}
 		if err != nil || c.Offset < 1 {
 			return nil, "", badRequest("continue: not a token this API gave (take it from the previous answer's continue)")
+		}
+		if c.Query != q.selection() {
+			return nil, "", badRequest("continue: the token pages %s, not %s; repeat the first page's filters and "+
+				"order with it, or start again without continue", describe(c.Query), describe(q.selection()))
 		}
 		switch {
 		case c.Offset <= len(items) && key(items[c.Offset-1]) == c.Key:
@@ -133,8 +153,16 @@ func page[T any](items []T, q query, key func(T) string) ([]T, string, *apiError
 	if end == len(items) {
 		return out, "", nil
 	}
-	b, _ := json.Marshal(cursor{Offset: end, Key: key(items[end-1])})
+	b, _ := json.Marshal(cursor{Offset: end, Key: key(items[end-1]), Query: q.selection()})
 	return out, base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// describe names a selection in an error message.
+func describe(selection string) string {
+	if selection == "" {
+		return "the unfiltered list"
+	}
+	return "?" + selection
 }
 
 func writeError(w http.ResponseWriter, e *apiError) {
