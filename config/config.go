@@ -122,7 +122,25 @@ type PeerSettings struct {
 	PasswordFile string        `mapstructure:"passwordFile" yaml:"passwordFile"`
 	HoldTime     time.Duration `mapstructure:"holdTime" yaml:"holdTime"`
 	MaxPrefixes  uint32        `mapstructure:"maxPrefixes" yaml:"maxPrefixes"`
+	// Role is what the peer is: "node" (the default: a Cilium node peering
+	// with routewarden, its paths carry what the node sent) or "tor" (a
+	// ToR relaying the nodes' paths, routewarden behind it: their
+	// communities and local preference are the ToR's policy's, so the rule
+	// attribute-mismatch judges only their origin AS).
+	Role string `mapstructure:"role" yaml:"role"`
 }
+
+// PeerRoles are the values of bgp.neighbors[].role and bgp.dynamicNeighbors[].role.
+var PeerRoles = []string{RoleNode, RoleToR}
+
+// The peer roles.
+const (
+	RoleNode = "node"
+	RoleToR  = "tor"
+)
+
+// Relayed reports whether the peer relays other speakers' paths (role tor).
+func (s PeerSettings) Relayed() bool { return s.Role == RoleToR }
 
 // NeighborConfig is a static passive neighbor.
 type NeighborConfig struct {

@@ -33,6 +33,8 @@ func TestAttributeMismatchCommunities(t *testing.T) {
 	ebgp := []uint32{65010}
 	// postPolicy is r as a ToR holds it after its inbound policy (BMP post-policy).
 	postPolicy := func(r Route) Route { r.Unshare().PostPolicy = true; return r }
+	// relayed is r as a ToR relayed it over a session of role tor.
+	relayed := func(r Route) Route { r.Unshare().Relayed = true; return r }
 	podStd, podLarge := []string{"65535:65281", "65010:100"}, []string{"65010:1:1"}
 	for _, tc := range []struct {
 		name  string
@@ -67,6 +69,13 @@ func TestAttributeMismatchCommunities(t *testing.T) {
 			route: postPolicy(path("10.244.1.0/24@10.0.0.11", nil, nil, nil, 100))},
 		{name: "post-policy: wrong origin AS still judged",
 			route: postPolicy(path("10.244.1.0/24@10.0.0.11", []uint32{65099}, nil, nil)),
+			want:  "origin AS 65099|Expected origin AS 65010, received 65099"},
+		{name: "relayed by a ToR: community added by its policy", route: relayed(path("10.244.1.0/24@10.0.0.11",
+			[]uint32{65000, 65010}, append(podStd, "65000:666"), nil))},
+		{name: "relayed by a ToR: communities and local preference stripped",
+			route: relayed(path("10.244.1.0/24@10.0.0.11", nil, nil, nil, 100))},
+		{name: "relayed by a ToR: wrong origin AS still judged",
+			route: relayed(path("10.244.1.0/24@10.0.0.11", []uint32{65000, 65099}, nil, nil)),
 			want:  "origin AS 65099|Expected origin AS 65010, received 65099"},
 		{name: "pre-policy or direct: community added, judged",
 			route: path("10.244.1.0/24@10.0.0.11", ebgp, append(podStd, "65000:666"), podLarge),

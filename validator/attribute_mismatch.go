@@ -18,7 +18,8 @@ import (
 //     local preference, against the attributes of the CiliumBGPAdvertisements
 //     selecting the prefix (Cluster.Advertised, attribute_intent.go). Only
 //     where an advertisement sets attributes, and not on a post-policy path
-//     (Attributes.PostPolicy): the ToR's own inbound policy may set or strip
+//     (Attributes.PostPolicy) nor one a ToR relayed (Attributes.Relayed,
+//     a session of role tor): the ToR's own policy may set or strip
 //     them, so such a path is shown (API, status page), not alerted. Its origin AS is
 //     judged still: inbound policy prepends, it does not rewrite the
 //     origin, and a wrong local ASN shows there as well.
@@ -86,12 +87,14 @@ func (attributeMismatch) CheckRoute(s *Snapshot, i int, report func(Finding)) {
 }
 
 // sentBy reports whether the path may show what node v itself sent: not a
-// path after a router's inbound policy (PostPolicy), which the router may
-// have tagged or stripped. A path relayed by a ToR over a plain BGP session
-// (routewarden behind the ToR) cannot be told from a node's own session yet:
-// a node may peer from an address the cluster does not list, so it is judged.
+// path after a router's inbound policy (PostPolicy), nor one a ToR relayed
+// over a session the configuration declares a ToR's (Relayed: routewarden
+// behind the ToR), whose communities the ToR's policy may have tagged or
+// stripped. The configuration says so, not the addresses: a node may peer
+// from an address the cluster does not list.
 func sentBy(_ *Snapshot, r Route, _ *NodeView) bool {
-	return !r.Attrs().PostPolicy
+	a := r.Attrs()
+	return !a.PostPolicy && !a.Relayed
 }
 
 const originAdvice = "Check the node's localASN in CiliumBGPClusterConfig and CiliumBGPNodeConfigOverride " +

@@ -41,6 +41,10 @@ type Attributes struct {
 	// inbound policy (BMP post-policy Adj-RIB-In, Loc-RIB): its communities
 	// and local preference may be the router's policy's, not the sender's.
 	PostPolicy bool
+	// Relayed marks a path received over a session the configuration
+	// declares a ToR's (role tor: routewarden behind the ToR): the ToR's
+	// policy may have set or stripped its communities and local preference.
+	Relayed bool
 }
 
 // noAttributes stands for a route's missing attributes; nothing changes it.
@@ -69,7 +73,7 @@ func sameAttributes(a, b *Attributes) bool {
 	return a == b || a.NextHop == b.NextHop && a.Peer == b.Peer && a.PeerASN == b.PeerASN &&
 		a.RouterID == b.RouterID && slices.Equal(a.ASPath, b.ASPath) && slices.Equal(a.Communities, b.Communities) &&
 		slices.Equal(a.LargeCommunities, b.LargeCommunities) && a.LocalPref == b.LocalPref &&
-		a.HasLocalPref == b.HasLocalPref && a.PostPolicy == b.PostPolicy
+		a.HasLocalPref == b.HasLocalPref && a.PostPolicy == b.PostPolicy && a.Relayed == b.Relayed
 }
 
 // Via describes where the route came from, for messages: "via 10.0.0.11 (peer 127.0.0.1)".
