@@ -16,7 +16,10 @@ import (
 //     without an AS path (iBGP, a node's own Loc-RIB), is not judged;
 //   - communities, large communities and (iBGP: a path without an AS path)
 //     local preference, against the attributes of the CiliumBGPAdvertisements
-//     selecting the prefix (Cluster.Advertised, attribute_intent.go). Only
+//     selecting the prefix for the peer the path was sent to and its
+//     address family (Cluster.Advertised, attribute_intent.go); where that
+//     peer cannot be told, only what all the node's peers receiving the
+//     prefix are told alike (AttributeIntent.Disputed). Only
 //     where an advertisement sets attributes, and not on a post-policy path
 //     (Attributes.PostPolicy) nor one a ToR relayed (Attributes.Relayed,
 //     a session of role tor): the ToR's own policy may set or strip
@@ -58,12 +61,8 @@ func (attributeMismatch) CheckRoute(s *Snapshot, i int, report func(Finding)) {
 	}
 	origin, asns := wrongOrigin(s, r, v.Name)
 	var in *AttributeIntent
-	switch {
-	case group == nil || !sentBy(s, r, v):
-	case podCIDR:
-		in = group.PodCIDR
-	default:
-		in = group.VIPs[r.Prefix.Addr()]
+	if group != nil && sentBy(s, r, v) {
+		in = s.Cluster.Advertised.intent(group, r, podCIDR)
 	}
 	diffs := in.diffs(r.Attrs())
 	var msg, hint string
@@ -78,7 +77,7 @@ func (attributeMismatch) CheckRoute(s *Snapshot, i int, report func(Finding)) {
 		msg = fmt.Sprintf("%s announces %s %s with origin AS %d (AS path %s); Cilium's BGP configuration "+
 			"gives %s local ASN %s.", v.Name, r.Prefix, r.Via(), origin, r.ASPathString(), v.Name, strings.Join(asns, " or "))
 		hint = "Expected origin AS " + strings.Join(asns, " or ") + ", received " +
-			strconv.FormatUint(uint64(origin), 10) + ". " + originAdvice
+			strconv.FormatUint(uint64(origin), 10) + ". " + originAdvice + in.disputedNote()
 	default:
 		return
 	}
