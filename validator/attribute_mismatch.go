@@ -41,12 +41,27 @@ func (rule attributeMismatch) Check(s *Snapshot, report func(Finding)) {
 	for i := range s.Routes {
 		rule.CheckRoute(s, i, report)
 	}
+	rule.CheckCluster(s, report)
 }
 
-// CheckRoute checks route i (RouteRule).
-func (attributeMismatch) CheckRoute(s *Snapshot, i int, report func(Finding)) {
-	r := s.Routes[i]
-	v := s.Origin(i).Node
+// CheckRoute checks route i (RouteRule); a post-policy path whose
+// pre-policy copy is at hand is judged there (CheckCluster).
+func (rule attributeMismatch) CheckRoute(s *Snapshot, i int, report func(Finding)) {
+	if r := s.Routes[i]; !s.judgedPrePolicy(r) {
+		rule.judge(s, r, s.Origin(i).Node, report)
+	}
+}
+
+// CheckCluster checks the BMP pre-policy paths, what the nodes sent, of the
+// monitored peers whose post-policy view the rules judge (ClusterPart).
+func (rule attributeMismatch) CheckCluster(s *Snapshot, report func(Finding)) {
+	for _, r := range s.Cluster.PrePolicy {
+		rule.judge(s, r, s.Attribute(r).Node, report)
+	}
+}
+
+// judge checks path r, attributed to node v.
+func (attributeMismatch) judge(s *Snapshot, r Route, v *NodeView, report func(Finding)) {
 	if v == nil || r.Stale {
 		return
 	}

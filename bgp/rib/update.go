@@ -48,7 +48,7 @@ func (a *RouteMonitoring) Apply(p Peer, h wire.PeerHeader, u *wire.Update) {
 		a.ignore("other-family", u.OtherFamilies)
 	}
 	b := &a.paths
-	b.Attrs = validator.Attributes{Peer: h.Addr, PeerASN: h.AS, RouterID: h.BGPID, Router: p.Router, ASPath: u.ASPath,
+	b.Attrs = validator.Attributes{Peer: h.Addr, PeerASN: h.AS, RouterID: h.BGPID, ASPath: u.ASPath,
 		Communities: u.Communities, LargeCommunities: u.LargeCommunities, LocalPref: u.LocalPref,
 		HasLocalPref: u.HasLocalPref, Relayed: p.Relayed}
 	if h.Type == peerTypeLocRIB {
@@ -115,7 +115,7 @@ func (s *Store) apply(k peerKey, b *Paths) *peerEntry {
 	}
 	if len(b.Announced) > 0 {
 		attrs := b.Attrs
-		attrs.PostPolicy = postPolicy(k)
+		attrs.PostPolicy, attrs.Router = postPolicy(k), k.router
 		set := s.attrs.ref(&attrs, len(b.Announced))
 		for _, n := range b.Announced {
 			s.announce(e, n.Prefix, n.PathID, set)

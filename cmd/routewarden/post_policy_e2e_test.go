@@ -50,3 +50,42 @@ func TestAttributeMismatchPostPolicyE2E(t *testing.T) {
 		return nil
 	})
 }
+
+// TestAttributeMismatchPrePolicyE2E: the same FRR 8.4 ToR, BMP pre- and
+// post-policy, tagging node2's routes with 65000:666 by its inbound policy;
+// both nodes send 65010:999 where their advertisement sets 65010:100. The
+// rules judge the post-policy view, and attribute-mismatch judges what the
+// nodes sent, the pre-policy view: it fires for both pod CIDRs with the
+// communities as sent (not the ToR's tag), once each.
+func TestAttributeMismatchPrePolicyE2E(t *testing.T) {
+	cluster := twoNodes()
+	cluster.NodeASNs = map[string][]uint32{"node1": {65010}, "node2": {65010}}
+	pods := &validator.AttributeIntent{Communities: []string{"65010:100"}, Advertisements: []string{"pods"}}
+	cluster.Advertised = &validator.AdvertisedAttributes{NodeGroup: map[string]int{"node1": 0, "node2": 0},
+		Groups: []validator.AdvertisedGroup{{PodCIDR: pods}}}
+	p, _ := torLab(t, cluster, func(conf string) string {
+		return testfrr.InboundCommunity(conf, labNodes[1], "tag-in", "65000:666")
+	}, speaker.Attrs{Communities: []string{"65010:999"}})
+	api := "http://" + p.http.Addr() + "/api/v1/routes?prefix=10.244.2.0/24&view="
+	wait.For(t, "node2's CIDR with the ToR's community post-policy only", 30*time.Second, func() error {
+		if pre, post := viewCommunities(t, api+"pre-policy"), viewCommunities(t, api+"post-policy"); pre != "65010:999" ||
+			post != "65000:666 65010:999" {
+			return fmt.Errorf("communities pre-policy %q, post-policy %q", pre, post)
+		}
+		return nil
+	})
+	wait.For(t, "attribute-mismatch for both nodes' communities as sent", 30*time.Second, func() error {
+		var got []string
+		for _, f := range p.loop.State().Findings {
+			if f.Finding.Rule == validator.RuleAttributeMismatch {
+				got = append(got, fmt.Sprintf("%s %s %t", f.Finding.Prefix, f.Finding.Node,
+					strings.Contains(f.Finding.Message, "with communities 65010:999, expected 65010:100.")))
+			}
+		}
+		slices.Sort(got)
+		if want := []string{"10.244.1.0/24 node1 true", "10.244.2.0/24 node2 true"}; !slices.Equal(got, want) {
+			return fmt.Errorf("got %q, want %q; all findings %+v", got, want, p.loop.State().Findings)
+		}
+		return nil
+	})
+}
