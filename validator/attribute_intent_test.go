@@ -82,24 +82,30 @@ func TestAttributeMismatchCommunities(t *testing.T) {
 			want:  "Not expected: 65000:666."},
 		{name: "another node's CIDR: foreign-cidr's", route: path("10.244.1.0/24@10.0.0.12", ebgp, nil, nil)},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var fs []Finding
-			attributeMismatch{}.Check(NewSnapshot(c, []Route{tc.route}, Options{}), func(f Finding) { fs = append(fs, f) })
-			if tc.want == "" {
-				if len(fs) > 0 {
-					t.Fatalf("findings %+v, want none", fs)
-				}
-				return
-			}
-			if len(fs) != 1 {
-				t.Fatalf("%d findings %+v, want one", len(fs), fs)
-			}
-			for _, part := range strings.Split(tc.want, "|") {
-				if !strings.Contains(fs[0].Message+" "+fs[0].Hint, part) {
-					t.Errorf("finding lacks %q:\n%s\n%s", part, fs[0].Message, fs[0].Hint)
-				}
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkAttributeFinding(t, c, tc.route, tc.want) })
+	}
+}
+
+// checkAttributeFinding checks attribute-mismatch on route alone: no
+// finding for want "", else one whose message and hint hold every
+// "|"-separated part of want.
+func checkAttributeFinding(t *testing.T, c *Cluster, route Route, want string) {
+	t.Helper()
+	var fs []Finding
+	attributeMismatch{}.Check(NewSnapshot(c, []Route{route}, Options{}), func(f Finding) { fs = append(fs, f) })
+	if want == "" {
+		if len(fs) > 0 {
+			t.Fatalf("findings %+v, want none", fs)
+		}
+		return
+	}
+	if len(fs) != 1 {
+		t.Fatalf("%d findings %+v, want one", len(fs), fs)
+	}
+	for _, part := range strings.Split(want, "|") {
+		if !strings.Contains(fs[0].Message+" "+fs[0].Hint, part) {
+			t.Errorf("finding lacks %q:\n%s\n%s", part, fs[0].Message, fs[0].Hint)
+		}
 	}
 }
 

@@ -2,7 +2,6 @@ package validator
 
 import (
 	"net/netip"
-	"strings"
 	"testing"
 )
 
@@ -64,22 +63,7 @@ func TestAttributeMismatchPerPeer(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c.Advertised.Collector = tc.collector
-			var fs []Finding
-			attributeMismatch{}.Check(NewSnapshot(c, []Route{tc.route}, Options{}), func(f Finding) { fs = append(fs, f) })
-			if tc.want == "" {
-				if len(fs) > 0 {
-					t.Fatalf("findings %+v, want none", fs)
-				}
-				return
-			}
-			if len(fs) != 1 {
-				t.Fatalf("%d findings %+v, want one", len(fs), fs)
-			}
-			for _, part := range strings.Split(tc.want, "|") {
-				if !strings.Contains(fs[0].Message+" "+fs[0].Hint, part) {
-					t.Errorf("finding lacks %q:\n%s\n%s", part, fs[0].Message, fs[0].Hint)
-				}
-			}
+			checkAttributeFinding(t, c, tc.route, tc.want)
 		})
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"net/netip"
 	"slices"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/routewarden/routewarden/bgp/speaker"
 	"github.com/routewarden/routewarden/config"
-	"github.com/routewarden/routewarden/demo"
 	"github.com/routewarden/routewarden/internal/wait"
 	"github.com/routewarden/routewarden/validator"
 )
@@ -28,27 +26,12 @@ import (
 // relayed path's origin AS is still judged: node2's local ASN is 65011 in
 // the cluster, and its finding names the origin only.
 func TestAttributeMismatchRelayedE2E(t *testing.T) {
-	cluster := twoNodes()
-	cluster.NodeASNs = map[string][]uint32{"node1": {65010}, "node2": {65011}}
-	pods := &validator.AttributeIntent{Communities: []string{"65010:100"}, Advertisements: []string{"pods"}}
-	cluster.Advertised = &validator.AdvertisedAttributes{NodeGroup: map[string]int{"node1": 0, "node2": 0},
-		Groups: []validator.AdvertisedGroup{{PodCIDR: pods}}}
+	cluster, _ := podsIntentCluster(65010)
+	cluster.NodeASNs["node2"] = []uint32{65011}
 	cfg := bmpPipelineConfig(t, "127.0.3.0/24")
 	cfg.BGP.DynamicNeighbors = append(cfg.BGP.DynamicNeighbors, config.DynamicNeighborConfig{Prefix: "127.0.4.0/24",
 		PeerSettings: config.PeerSettings{Role: config.RoleToR}})
-	p, err := newPipeline(cfg, demo.NewCluster(cluster), nil, zerolog.Nop(), newRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	done := make(chan error, 1)
-	go func() { done <- p.run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	})
+	p, ctx := startPipeline(t, cfg, cluster)
 	wrong := speaker.Attrs{Communities: []string{"65001:666"}}
 	for _, s := range []struct {
 		local  string
