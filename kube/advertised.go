@@ -192,6 +192,7 @@ func mergeIntents(a, b *validator.AttributeIntent) *validator.AttributeIntent {
 		Communities:      slices.Concat(a.Communities, b.Communities),
 		LargeCommunities: slices.Concat(a.LargeCommunities, b.LargeCommunities),
 		Disputed:         slices.Concat(a.Disputed, b.Disputed),
+		Separate:         a.Separate && b.Separate,
 	}
 	if prefs := slices.Concat(a.LocalPrefs, b.LocalPrefs); len(prefs) > 0 {
 		m.LocalPrefs = []uint32{slices.Max(prefs)}

@@ -60,6 +60,9 @@ func agree(told []*validator.AttributeIntent) *validator.AttributeIntent {
 	}
 	out := *first
 	out.Advertisements, out.Disputed = nil, slices.Clone(first.Disputed)
+	out.Separate = len(told) > 1 && !slices.ContainsFunc(told, func(in *validator.AttributeIntent) bool {
+		return len(in.Advertisements) > 1
+	})
 	for _, in := range told {
 		out.Advertisements = append(out.Advertisements, in.Advertisements...)
 		out.Disputed = append(out.Disputed, in.Disputed...)
@@ -74,6 +77,7 @@ func agree(told []*validator.AttributeIntent) *validator.AttributeIntent {
 		}
 	}
 	sortIntent(&out)
+	out.Separate = out.Separate && len(out.Advertisements) > 1
 	return &out
 }
 

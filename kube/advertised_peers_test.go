@@ -122,3 +122,25 @@ func peerIntentString(in *validator.AttributeIntent) string {
 	}
 	return intentString(in) + " disputed [" + strings.Join(in.Disputed, " ") + "]"
 }
+
+// TestAgreeSeparate: peers each sent one advertisement, told alike, are no
+// overlap; one peer sent two is.
+func TestAgreeSeparate(t *testing.T) {
+	one := func(names ...string) *validator.AttributeIntent {
+		return &validator.AttributeIntent{Communities: []string{"65010:100"}, Advertisements: names}
+	}
+	for _, tc := range []struct {
+		name string
+		told []*validator.AttributeIntent
+		want bool
+	}{
+		{"two peers, one each", []*validator.AttributeIntent{one("a"), one("b")}, true},
+		{"two peers, the same one", []*validator.AttributeIntent{one("a"), one("a")}, false},
+		{"one peer, two", []*validator.AttributeIntent{one("a", "b")}, false},
+		{"two peers, one of them two", []*validator.AttributeIntent{one("a", "b"), one("c")}, false},
+	} {
+		if got := agree(tc.told).Separate; got != tc.want {
+			t.Errorf("%s: Separate %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -47,8 +47,11 @@ type AttributeIntent struct {
 	LocalPrefs []uint32
 	// Advertisements name every CiliumBGPAdvertisement selecting the
 	// prefix, sorted: more than one is an overlap (cilium/cilium#35721)
-	// unless Disputed (then they are different peers').
+	// unless Separate or Disputed.
 	Advertisements []string
+	// Separate says the Advertisements are different peers', each sent one
+	// (they agree on the attributes): no overlap.
+	Separate bool
 	// Disputed names the attributes (AttrCommunities, AttrLargeCommunities,
 	// AttrLocalPref) that the node's peers receiving the prefix are told
 	// differently (their CiliumBGPPeerConfig families select different

@@ -81,7 +81,7 @@ func (in *AttributeIntent) explain(node string, r Route, diffs []attrDiff) (msg,
 	if len(extra) > 0 {
 		b.WriteString("Not expected: " + strings.Join(extra, " ") + ". ")
 	}
-	if len(in.Advertisements) > 1 && len(in.Disputed) == 0 {
+	if len(in.Advertisements) > 1 && len(in.Disputed) == 0 && !in.Separate {
 		fmt.Fprintf(&b, "The CiliumBGPAdvertisements %s overlap on this prefix; expected is the union of their "+
 			"communities and the largest of their local preferences, as Cilium merges them since the fix of cilium/cilium#35721 (releases before it keep only one "+
 			"advertisement's and silently drop the others' communities). Give the prefix one advertisement, or make "+

@@ -67,3 +67,17 @@ func TestAttributeMismatchPerPeer(t *testing.T) {
 		})
 	}
 }
+
+// TestAttributeMismatchSeparate: two peers each sent their own advertisement
+// with the same attributes are no overlap: the hint does not say so.
+func TestAttributeMismatchSeparate(t *testing.T) {
+	c := cluster(IPAMClusterPool, []string{"10.244.0.0/16"}, n1)
+	c.Advertised = &AdvertisedAttributes{NodeGroup: map[string]int{"node1": 0}, Groups: []AdvertisedGroup{{
+		PodCIDR: &AttributeIntent{Communities: []string{"65010:100"}, Advertisements: []string{"pods-a", "pods-b"},
+			Separate: true}}}}
+	r := routes("10.244.1.0/24@10.0.0.11")[0]
+	r.Peer, r.ASPath = r.NextHop, []uint32{65010}
+	checkAttributeFinding(t, c, r, "communities none, expected 65010:100|CiliumBGPAdvertisement pods-a, pods-b with what")
+	c.Advertised.Groups[0].PodCIDR.Separate = false
+	checkAttributeFinding(t, c, r, "The CiliumBGPAdvertisements pods-a, pods-b overlap")
+}
