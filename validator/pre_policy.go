@@ -40,12 +40,3 @@ func indexPrePolicy(pre []Route) map[sentKey]bool {
 func (s *Snapshot) judgedPrePolicy(r Route) bool {
 	return s.sent != nil && r.Attrs().PostPolicy && r.Attrs().Router.IsValid() && s.sent[sentKeyOf(r)]
 }
-
-// ClusterPart is implemented by a RouteRule that also has findings coming
-// from the cluster alone (Cluster.PrePolicy), never from the routes: its
-// Check reports what CheckRoute reports for every route plus what
-// CheckCluster reports. An Engine checks that part when it is built (a
-// change of the cluster builds a new one) and keeps its findings.
-type ClusterPart interface {
-	CheckCluster(s *Snapshot, report func(Finding))
-}
