@@ -66,6 +66,26 @@ func (c *Collector) isStatic(addr netip.Addr) bool {
 	return c.static[addr]
 }
 
+// relayed reports whether the configuration declares the peer at addr a
+// ToR relaying the nodes' paths: its static neighbor's setting, else that of
+// the most specific dynamic range holding addr.
+func (c *Collector) relayed(addr netip.Addr) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	for _, n := range c.cfg.Neighbors {
+		if n.Address == addr {
+			return n.Relayed
+		}
+	}
+	bits, out := -1, false
+	for _, d := range c.cfg.Dynamic {
+		if d.Prefix.Contains(addr) && d.Prefix.Bits() > bits {
+			bits, out = d.Prefix.Bits(), d.Relayed
+		}
+	}
+	return out
+}
+
 // Run starts the BGP server and runs until ctx ends.
 func (c *Collector) Run(ctx context.Context) error {
 	srv := server.NewBgpServer(gobgplog.Option(c.log, c.metrics.observe))

@@ -29,6 +29,9 @@ type PeerSettings struct {
 	HoldTime time.Duration
 	// MaxPrefixes per address family; 0 is unlimited.
 	MaxPrefixes uint32
+	// Relayed marks the peer as a ToR relaying the nodes' paths (config
+	// role tor): their attributes carry validator.Attributes.Relayed.
+	Relayed bool
 }
 
 // Neighbor is a static passive neighbor.

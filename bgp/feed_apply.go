@@ -162,7 +162,9 @@ func (f *routeFeed) routeMonitoring(msg []byte) {
 	// that also carries paths (IPv4 NLRI beside an empty IPv6 MP_UNREACH) is
 	// forwarded here but ends no table in GoBGP, so it must not end one here.
 	u.EoR = u.EoR[:0]
-	f.rm.Apply(rib.Direct(h.Addr), h, u)
+	peer := rib.Direct(h.Addr)
+	peer.Relayed = f.c.relayed(h.Addr)
+	f.rm.Apply(peer, h, u)
 }
 
 // endOfRIB takes an End-of-RIB from the watch; it is applied once the feed

@@ -3,7 +3,11 @@
 // it, reporting every problem at once with file, line and key.
 package config
 
-import "time"
+import (
+	"net/netip"
+	"slices"
+	"time"
+)
 
 // Config is routewarden's configuration. Keys are camelCase in the file; the
 // environment overrides them as ROUTEWARDEN_ and the key's path in upper snake
@@ -108,6 +112,19 @@ type BGPConfig struct {
 	BMP BMPConfig `mapstructure:"bmp" yaml:"bmp"`
 }
 
+// CollectorAddrs are the addresses the nodes peer with routewarden at:
+// PeerAddress and the specific ListenAddresses (not 0.0.0.0 or ::), as
+// Validate has checked them.
+func (b BGPConfig) CollectorAddrs() []netip.Addr {
+	var out []netip.Addr
+	for _, s := range append([]string{b.PeerAddress}, b.ListenAddresses...) {
+		if a, err := netip.ParseAddr(s); err == nil && !a.IsUnspecified() && !slices.Contains(out, a.Unmap()) {
+			out = append(out, a.Unmap())
+		}
+	}
+	return out
+}
+
 // GracefulRestartConfig is the collector's graceful-restart (helper) setting.
 type GracefulRestartConfig struct {
 	Enabled bool `mapstructure:"enabled" yaml:"enabled"`
@@ -122,7 +139,25 @@ type PeerSettings struct {
 	PasswordFile string        `mapstructure:"passwordFile" yaml:"passwordFile"`
 	HoldTime     time.Duration `mapstructure:"holdTime" yaml:"holdTime"`
 	MaxPrefixes  uint32        `mapstructure:"maxPrefixes" yaml:"maxPrefixes"`
+	// Role is what the peer is: "node" (the default: a Cilium node peering
+	// with routewarden, its paths carry what the node sent) or "tor" (a
+	// ToR relaying the nodes' paths, routewarden behind it: their
+	// communities and local preference are the ToR's policy's, so the rule
+	// attribute-mismatch judges only their origin AS).
+	Role string `mapstructure:"role" yaml:"role"`
 }
+
+// PeerRoles are the values of bgp.neighbors[].role and bgp.dynamicNeighbors[].role.
+var PeerRoles = []string{RoleNode, RoleToR}
+
+// The peer roles.
+const (
+	RoleNode = "node"
+	RoleToR  = "tor"
+)
+
+// Relayed reports whether the peer relays other speakers' paths (role tor).
+func (s PeerSettings) Relayed() bool { return s.Role == RoleToR }
 
 // NeighborConfig is a static passive neighbor.
 type NeighborConfig struct {

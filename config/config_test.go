@@ -132,3 +132,19 @@ func TestBMP(t *testing.T) {
 	}
 	golden.Assert(t, "testdata/bad-bmp.golden", []byte(b.String()))
 }
+
+func TestPeerRole(t *testing.T) {
+	cases := []struct {
+		name, yaml string
+		want       []string // problems, in the golden file's format
+	}{
+		{"node by default", "bgp:\n  asn: 65000\n  neighbors:\n    - address: 10.0.0.1\n", nil},
+		{"tor", "bgp:\n  asn: 65000\n  dynamicNeighbors:\n    - prefix: 10.0.0.0/24\n      role: tor\n", nil},
+		{"unknown", "bgp:\n  asn: 65000\n  neighbors:\n    - address: 10.0.0.1\n      role: spine\n",
+			[]string{`:5: bgp.neighbors[0].role: unknown role "spine" (expected node, a Cilium node peering with ` +
+				`routewarden, or tor, a ToR relaying the nodes' paths)`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { checkProblems(t, tc.yaml, tc.want) })
+	}
+}

@@ -91,14 +91,14 @@ func (b *BGPConfig) validate(add func(key, format string, args ...any)) {
 			add(key+".address", "%s is also bgp.neighbors[%d]", n.Address, j)
 		}
 		seen[n.Address] = i
-		checkPeer(add, key, n.PasswordFile, n.HoldTime)
+		checkPeer(add, key, n.PeerSettings)
 	}
 	for i, d := range b.DynamicNeighbors {
 		key := fmt.Sprintf("bgp.dynamicNeighbors[%d]", i)
 		if _, err := netip.ParsePrefix(d.Prefix); err != nil {
 			add(key+".prefix", "%q is not a CIDR (expected e.g. 10.0.0.0/24)", d.Prefix)
 		}
-		checkPeer(add, key, d.PasswordFile, d.HoldTime)
+		checkPeer(add, key, d.PeerSettings)
 	}
 }
 
@@ -119,14 +119,18 @@ func (b *BGPConfig) validateForRun(add func(key, format string, args ...any)) {
 	}
 }
 
-func checkPeer(add func(key, format string, args ...any), key, passwordFile string, hold time.Duration) {
-	if passwordFile != "" {
-		if _, err := os.Stat(passwordFile); err != nil {
+func checkPeer(add func(key, format string, args ...any), key string, s PeerSettings) {
+	if s.PasswordFile != "" {
+		if _, err := os.Stat(s.PasswordFile); err != nil {
 			add(key+".passwordFile", "cannot read the TCP MD5 password file: %v", err)
 		}
 	}
-	if hold != 0 && (hold < 3*time.Second || hold > 65535*time.Second) {
+	if hold := s.HoldTime; hold != 0 && (hold < 3*time.Second || hold > 65535*time.Second) {
 		add(key+".holdTime", "%s: a BGP hold time is 0 or 3s–65535s", hold)
+	}
+	if s.Role != "" && !contains(PeerRoles, s.Role) {
+		add(key+".role", "unknown role %q (expected node, a Cilium node peering with routewarden, or tor, "+
+			"a ToR relaying the nodes' paths)", s.Role)
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/netip"
 	"slices"
-	"strings"
 
 	"github.com/routewarden/routewarden/validator"
 	"github.com/routewarden/routewarden/validator/lint"
@@ -23,15 +22,16 @@ type advert struct {
 
 // advertisedAttributes derives what the advertisements tell each node to
 // attach to its pod CIDRs and Service VIPs: nil when no advertisement sets
-// attributes. The advertisements a node uses are those its peers' families
-// select (CiliumBGPClusterConfigs selecting the node, their peers'
-// CiliumBGPPeerConfigs); without any CiliumBGPPeerConfig among the objects,
-// every advertisement counts for every node, as for the VIP announcers.
-// Overlapping advertisements are merged: the union of their communities.
+// attributes. The advertisements a peer of a node is sent are those its
+// CiliumBGPPeerConfig's families select (nodePeers); without any
+// CiliumBGPPeerConfig among the objects, every advertisement counts for every
+// node, as for the VIP announcers. Overlapping advertisements sent to one
+// peer are merged: the union of their communities. collector are the
+// addresses the nodes peer with routewarden at (AdvertisedAttributes.Collector).
 // An advertisement whose attributes cannot be read is an error, unless bad
 // is set (the live inventory): then it is reported to bad and the prefixes it
 // selects are left unjudged.
-func (o *Objects) advertisedAttributes(bad func(error)) (*validator.AdvertisedAttributes, error) {
+func (o *Objects) advertisedAttributes(bad func(error), collector []netip.Addr) (*validator.AdvertisedAttributes, error) {
 	var ads []advert
 	var errs []error
 	set := false
@@ -64,79 +64,45 @@ func (o *Objects) advertisedAttributes(bad func(error)) (*validator.AdvertisedAt
 	if len(errs) > 0 || !set {
 		return nil, errors.Join(errs...)
 	}
-	out := &validator.AdvertisedAttributes{NodeGroup: map[string]int{}}
+	out := &validator.AdvertisedAttributes{NodeGroup: map[string]int{}, Collector: collector}
 	byKey := map[string]int{}
 	for _, n := range o.Nodes {
-		names := o.advertsOf(n.Object.Metadata.Labels)
-		if len(names) == 0 {
+		peers := o.nodePeers(n.Object.Metadata.Labels)
+		if len(peers) == 0 {
 			continue
 		}
-		key := strings.Join(names, "\x00")
+		key := peersKey(peers)
 		g, ok := byKey[key]
 		if !ok {
 			g = len(out.Groups)
 			byKey[key] = g
-			out.Groups = append(out.Groups, o.advertisedGroup(slices.DeleteFunc(slices.Clone(ads), func(a advert) bool {
-				_, found := slices.BinarySearch(names, a.name)
-				return !found
-			})))
+			out.Groups = append(out.Groups, o.advertisedGroup(ads, peers))
 		}
 		out.NodeGroup[n.Object.Metadata.Name] = g
 	}
 	return out, nil
 }
 
-// advertsOf names the CiliumBGPAdvertisements a node with these labels uses, sorted.
-func (o *Objects) advertsOf(labels map[string]string) []string {
-	var names []string
-	for _, s := range o.BGPAdverts {
-		if len(o.BGPPeerCfgs) == 0 || o.nodePeerConfigsSelect(labels, s.Object.Metadata.Labels) {
-			names = append(names, s.Object.Metadata.Name)
-		}
-	}
-	slices.Sort(names)
-	return slices.Compact(names)
-}
-
-// nodePeerConfigsSelect reports whether a family of a CiliumBGPPeerConfig
-// that a peer of the node refers to selects an advertisement with adLabels.
-func (o *Objects) nodePeerConfigsSelect(nodeLabels, adLabels map[string]string) bool {
-	for _, cc := range o.BGPClusterCfgs {
-		if !toSelector(cc.Object.Spec.NodeSelector).Matches(nodeLabels) {
-			continue
-		}
-		for _, in := range cc.Object.Spec.BGPInstances {
-			for _, p := range in.Peers {
-				if p.PeerConfigRef != nil && o.peerConfigNamedSelects(p.PeerConfigRef.Name, adLabels) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-func (o *Objects) peerConfigNamedSelects(name string, adLabels map[string]string) bool {
-	for _, pc := range o.BGPPeerCfgs {
-		if pc.Object.Metadata.Name != name {
-			continue
-		}
-		for _, f := range pc.Object.Spec.Families {
-			if f.Advertisements != nil && toSelector(f.Advertisements).Matches(adLabels) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// advertisedGroup is the intent of the advertisements ads for the pod CIDRs
-// and for each announced LoadBalancer Service's VIPs. Services sharing a VIP
-// (LB-IPAM's sharing key) have their intents merged (mergeIntents); a prefix
-// an unreadable advertisement selects has none.
-func (o *Objects) advertisedGroup(ads []advert) validator.AdvertisedGroup {
+// advertisedGroup is the intent of the advertisements ads sent to peers for
+// the pod CIDRs of each family and for each announced LoadBalancer
+// Service's VIPs: what the peers receiving a prefix are told alike
+// (agree), and where they are told different attributes, each peer's own
+// (AdvertisedGroup.Peers). Services sharing a VIP (LB-IPAM's sharing key)
+// have their intents merged (mergeIntents); a prefix an unreadable
+// advertisement selects has none.
+func (o *Objects) advertisedGroup(ads []advert, peers []peerAds) validator.AdvertisedGroup {
 	var g validator.AdvertisedGroup
-	g.PodCIDR, _ = intentOf(ads, func(a advert) bool { return a.typ == "PodCIDR" })
+	per := make([]validator.AdvertisedGroup, len(peers))
+	isPodCIDR := func(a advert) bool { return a.typ == "PodCIDR" }
+	var each []*validator.AttributeIntent
+	g.PodCIDR, each, _ = prefixIntents(ads, peers, false, isPodCIDR)
+	for i := range per {
+		per[i].PodCIDR = each[i]
+	}
+	g.PodCIDR6, each, _ = prefixIntents(ads, peers, true, isPodCIDR)
+	for i := range per {
+		per[i].PodCIDR6 = each[i]
+	}
 	var unjudged map[netip.Addr]bool
 	for _, s := range o.Services {
 		svc := &s.Object
@@ -144,17 +110,15 @@ func (o *Objects) advertisedGroup(ads []advert) validator.AdvertisedGroup {
 			continue
 		}
 		labels := serviceLabels(svc)
-		in, bad := intentOf(ads, func(a advert) bool {
+		selects := func(a advert) bool {
 			return a.typ == "Service" && a.lbIP && a.sel != nil && a.sel.Matches(labels)
-		})
-		if in == nil && !bad {
-			continue
 		}
 		for _, ing := range svc.Status.LoadBalancer.Ingress {
 			if ing.IP == nil || !ing.IP.IsValid() {
 				continue
 			}
 			ip := ing.IP.Addr
+			in, each, bad := prefixIntents(ads, peers, ip.Is6(), selects)
 			if bad {
 				if unjudged == nil {
 					unjudged = map[netip.Addr]bool{}
@@ -162,16 +126,33 @@ func (o *Objects) advertisedGroup(ads []advert) validator.AdvertisedGroup {
 				unjudged[ip] = true
 				continue
 			}
-			if g.VIPs == nil {
-				g.VIPs = map[netip.Addr]*validator.AttributeIntent{}
+			addVIP(&g, ip, in)
+			for i := range per {
+				addVIP(&per[i], ip, each[i])
 			}
-			g.VIPs[ip] = mergeIntents(g.VIPs[ip], in)
 		}
 	}
 	for ip := range unjudged {
 		delete(g.VIPs, ip)
+		for i := range per {
+			delete(per[i].VIPs, ip)
+		}
+	}
+	if disputed(&g) {
+		g.Peers = peerGroups(peers, per)
 	}
 	return g
+}
+
+// addVIP merges in into g's intent for ip (nil in: nothing).
+func addVIP(g *validator.AdvertisedGroup, ip netip.Addr, in *validator.AttributeIntent) {
+	if in == nil {
+		return
+	}
+	if g.VIPs == nil {
+		g.VIPs = map[netip.Addr]*validator.AttributeIntent{}
+	}
+	g.VIPs[ip] = mergeIntents(g.VIPs[ip], in)
 }
 
 // intentOf merges the advertisements that select a prefix; nil when none of
@@ -210,6 +191,8 @@ func mergeIntents(a, b *validator.AttributeIntent) *validator.AttributeIntent {
 		Advertisements:   slices.Concat(a.Advertisements, b.Advertisements),
 		Communities:      slices.Concat(a.Communities, b.Communities),
 		LargeCommunities: slices.Concat(a.LargeCommunities, b.LargeCommunities),
+		Disputed:         slices.Concat(a.Disputed, b.Disputed),
+		Separate:         a.Separate && b.Separate,
 	}
 	if prefs := slices.Concat(a.LocalPrefs, b.LocalPrefs); len(prefs) > 0 {
 		m.LocalPrefs = []uint32{slices.Max(prefs)}
@@ -220,7 +203,7 @@ func mergeIntents(a, b *validator.AttributeIntent) *validator.AttributeIntent {
 
 // sortIntent sorts the lists of in and drops repeats.
 func sortIntent(in *validator.AttributeIntent) {
-	for _, l := range []*[]string{&in.Advertisements, &in.Communities, &in.LargeCommunities} {
+	for _, l := range []*[]string{&in.Advertisements, &in.Communities, &in.LargeCommunities, &in.Disputed} {
 		slices.Sort(*l)
 		*l = slices.Compact(*l)
 	}

@@ -4,19 +4,33 @@ import "net/netip"
 
 // AdvertisedAttributes are the path attributes Cilium's BGP advertisements
 // (CiliumBGPAdvertisement attributes) tell the nodes to attach to their pod
-// CIDRs and Service VIPs. Nodes whose peers select the same advertisements
-// share a group, so the cost grows with the groups, not nodes × VIPs.
+// CIDRs and Service VIPs. Cilium applies them per peer and per address
+// family: a CiliumBGPClusterConfig's peers each refer to a
+// CiliumBGPPeerConfig whose families select advertisements. Nodes whose
+// peers select the same advertisements share a group, so the cost grows with
+// the groups, not nodes × VIPs.
 type AdvertisedAttributes struct {
 	// NodeGroup maps a node's name to its group in Groups.
 	NodeGroup map[string]int
 	Groups    []AdvertisedGroup
+	// Collector are the addresses the nodes peer with routewarden at
+	// (bgp.peerAddress, bgp.listenAddresses; run only): a direct session's
+	// path was sent to the node's Cilium peer of one of them. Empty: unknown.
+	Collector []netip.Addr
 }
 
 // AdvertisedGroup is what a group of nodes is told to attach; a prefix
-// without an intent (nil) is not judged.
+// without an intent (nil) is not judged. PodCIDR, PodCIDR6 and VIPs hold
+// what every peer the prefix is sent to is told alike (AttributeIntent.
+// Disputed names what they are told differently).
 type AdvertisedGroup struct {
-	PodCIDR *AttributeIntent
-	VIPs    map[netip.Addr]*AttributeIntent
+	// PodCIDR is the intent for the IPv4 pod CIDRs, PodCIDR6 for IPv6 ones.
+	PodCIDR, PodCIDR6 *AttributeIntent
+	VIPs              map[netip.Addr]*AttributeIntent
+	// Peers are the intents of the paths sent to each Cilium peer, by its
+	// peerAddress, where the group's peers are told different attributes: a
+	// path whose peer is known (PeerOf) is judged against its peer's alone.
+	Peers map[netip.Addr]*AdvertisedGroup
 }
 
 // AttributeIntent is what the advertisements selecting one prefix tell a
@@ -32,11 +46,28 @@ type AttributeIntent struct {
 	// the largest, so the largest is expected. Empty: none set.
 	LocalPrefs []uint32
 	// Advertisements name every CiliumBGPAdvertisement selecting the
-	// prefix, sorted: more than one is an overlap (cilium/cilium#35721).
+	// prefix, sorted: more than one is an overlap (cilium/cilium#35721)
+	// unless Separate or Disputed.
 	Advertisements []string
+	// Separate says the Advertisements are different peers', each sent one
+	// (they agree on the attributes): no overlap.
+	Separate bool
+	// Disputed names the attributes (AttrCommunities, AttrLargeCommunities,
+	// AttrLocalPref) that the node's peers receiving the prefix are told
+	// differently (their CiliumBGPPeerConfig families select different
+	// advertisements): where the path's peer cannot be told, they are not
+	// judged, and the hint says so.
+	Disputed []string
 }
 
-// PodCIDR returns the intent for the node's pod CIDRs, nil if none.
+// The attributes an AttributeIntent judges, as Disputed names them.
+const (
+	AttrCommunities      = "communities"
+	AttrLargeCommunities = "large communities"
+	AttrLocalPref        = "local preference"
+)
+
+// PodCIDR returns the intent for the node's IPv4 pod CIDRs, nil if none.
 func (a *AdvertisedAttributes) PodCIDR(node string) *AttributeIntent {
 	if g := a.group(node); g != nil {
 		return g.PodCIDR
@@ -60,4 +91,41 @@ func (a *AdvertisedAttributes) group(node string) *AdvertisedGroup {
 		return &a.Groups[i]
 	}
 	return nil
+}
+
+// intent returns what route r (a pod CIDR of the group's node, or a VIP) is
+// expected to carry: its peer's intent where the group holds intents per
+// peer and the path's peer is known, else what all its peers agree on.
+func (a *AdvertisedAttributes) intent(g *AdvertisedGroup, r Route, podCIDR bool) *AttributeIntent {
+	if pg := g.Peers[a.PeerOf(g, r)]; pg != nil {
+		g = pg
+	}
+	switch {
+	case !podCIDR:
+		return g.VIPs[r.Prefix.Addr()]
+	case r.Prefix.Addr().Is6():
+		return g.PodCIDR6
+	}
+	return g.PodCIDR
+}
+
+// PeerOf returns the address of the Cilium peer (of group g's peers) that
+// route r was sent to: for a BMP-monitored peer's path its monitoring router
+// (Attributes.Router), else, a direct session's, the collector's address
+// among the peers (Collector); invalid when none or several match.
+func (a *AdvertisedAttributes) PeerOf(g *AdvertisedGroup, r Route) netip.Addr {
+	candidates := a.Collector
+	if router := r.Attrs().Router; router.IsValid() {
+		candidates = []netip.Addr{router}
+	}
+	var out netip.Addr
+	for _, c := range candidates {
+		if _, ok := g.Peers[c]; ok {
+			if out.IsValid() && out != c {
+				return netip.Addr{}
+			}
+			out = c
+		}
+	}
+	return out
 }

@@ -24,14 +24,17 @@ func (in *AttributeIntent) diffs(a *Attributes) []attrDiff {
 	for _, c := range []struct {
 		what      string
 		got, want []string
-	}{{"communities", a.Communities, in.Communities}, {"large communities", a.LargeCommunities, in.LargeCommunities}} {
+	}{{AttrCommunities, a.Communities, in.Communities}, {AttrLargeCommunities, a.LargeCommunities, in.LargeCommunities}} {
+		if slices.Contains(in.Disputed, c.what) {
+			continue
+		}
 		got := slices.Clone(c.got)
 		slices.Sort(got)
 		if got = slices.Compact(got); !slices.Equal(got, c.want) {
 			out = append(out, attrDiff{what: c.what, got: listOrNone(got), want: listOrNone(c.want)})
 		}
 	}
-	if len(in.LocalPrefs) > 0 && len(a.ASPath) == 0 {
+	if len(in.LocalPrefs) > 0 && len(a.ASPath) == 0 && !slices.Contains(in.Disputed, AttrLocalPref) {
 		// Cilium applies the largest localPreference of the advertisements
 		// selecting the prefix.
 		want := slices.Max(in.LocalPrefs)
@@ -40,7 +43,7 @@ func (in *AttributeIntent) diffs(a *Attributes) []attrDiff {
 			if a.HasLocalPref {
 				got = strconv.FormatUint(uint64(a.LocalPref), 10)
 			}
-			out = append(out, attrDiff{what: "local preference", got: got, want: strconv.FormatUint(uint64(want), 10)})
+			out = append(out, attrDiff{what: AttrLocalPref, got: got, want: strconv.FormatUint(uint64(want), 10)})
 		}
 	}
 	return out
@@ -57,7 +60,7 @@ func (in *AttributeIntent) explain(node string, r Route, diffs []attrDiff) (msg,
 	var missing, extra []string
 	for _, d := range diffs {
 		got, want := strings.Fields(d.got), strings.Fields(d.want)
-		if d.what != "communities" && d.what != "large communities" {
+		if d.what != AttrCommunities && d.what != AttrLargeCommunities {
 			continue
 		}
 		for _, c := range want {
@@ -78,7 +81,7 @@ func (in *AttributeIntent) explain(node string, r Route, diffs []attrDiff) (msg,
 	if len(extra) > 0 {
 		b.WriteString("Not expected: " + strings.Join(extra, " ") + ". ")
 	}
-	if len(in.Advertisements) > 1 {
+	if len(in.Advertisements) > 1 && len(in.Disputed) == 0 && !in.Separate {
 		fmt.Fprintf(&b, "The CiliumBGPAdvertisements %s overlap on this prefix; expected is the union of their "+
 			"communities and the largest of their local preferences, as Cilium merges them since the fix of cilium/cilium#35721 (releases before it keep only one "+
 			"advertisement's and silently drop the others' communities). Give the prefix one advertisement, or make "+
@@ -86,14 +89,27 @@ func (in *AttributeIntent) explain(node string, r Route, diffs []attrDiff) (msg,
 	} else {
 		fmt.Fprintf(&b, "Compare the attributes of CiliumBGPAdvertisement %s with what the node sends (cilium bgp "+
 			"routes advertised), and check whether a router on the way rewrites them: the ToR's policy may key on them. ",
-			strings.Join(in.Advertisements, ""))
+			strings.Join(in.Advertisements, ", "))
 	}
 	for _, d := range diffs {
 		if d.what == "origin AS" {
 			b.WriteString(originAdvice)
 		}
 	}
+	b.WriteString(in.disputedNote())
 	return msg, strings.TrimSpace(b.String())
+}
+
+// disputedNote says which attributes were not judged because the node's
+// peers are told them differently; "" when none.
+func (in *AttributeIntent) disputedNote() string {
+	if in == nil || len(in.Disputed) == 0 {
+		return ""
+	}
+	return " Not judged: " + strings.Join(in.Disputed, ", ") + ": the node's peers receiving this prefix are told " +
+		"different ones (the families of their CiliumBGPPeerConfigs select different advertisements among " +
+		strings.Join(in.Advertisements, ", ") + "), and which peer this path was sent to cannot be told (for a " +
+		"direct session set bgp.peerAddress to the address the nodes peer with routewarden at)."
 }
 
 func listOrNone(l []string) string {

@@ -33,6 +33,8 @@ func TestAttributeMismatchCommunities(t *testing.T) {
 	ebgp := []uint32{65010}
 	// postPolicy is r as a ToR holds it after its inbound policy (BMP post-policy).
 	postPolicy := func(r Route) Route { r.Unshare().PostPolicy = true; return r }
+	// relayed is r as a ToR relayed it over a session of role tor.
+	relayed := func(r Route) Route { r.Unshare().Relayed = true; return r }
 	podStd, podLarge := []string{"65535:65281", "65010:100"}, []string{"65010:1:1"}
 	for _, tc := range []struct {
 		name  string
@@ -68,29 +70,42 @@ func TestAttributeMismatchCommunities(t *testing.T) {
 		{name: "post-policy: wrong origin AS still judged",
 			route: postPolicy(path("10.244.1.0/24@10.0.0.11", []uint32{65099}, nil, nil)),
 			want:  "origin AS 65099|Expected origin AS 65010, received 65099"},
+		{name: "relayed by a ToR: community added by its policy", route: relayed(path("10.244.1.0/24@10.0.0.11",
+			[]uint32{65000, 65010}, append(podStd, "65000:666"), nil))},
+		{name: "relayed by a ToR: communities and local preference stripped",
+			route: relayed(path("10.244.1.0/24@10.0.0.11", nil, nil, nil, 100))},
+		{name: "relayed by a ToR: wrong origin AS still judged",
+			route: relayed(path("10.244.1.0/24@10.0.0.11", []uint32{65000, 65099}, nil, nil)),
+			want:  "origin AS 65099|Expected origin AS 65010, received 65099"},
 		{name: "pre-policy or direct: community added, judged",
 			route: path("10.244.1.0/24@10.0.0.11", ebgp, append(podStd, "65000:666"), podLarge),
 			want:  "Not expected: 65000:666."},
 		{name: "another node's CIDR: foreign-cidr's", route: path("10.244.1.0/24@10.0.0.12", ebgp, nil, nil)},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var fs []Finding
-			attributeMismatch{}.Check(NewSnapshot(c, []Route{tc.route}, Options{}), func(f Finding) { fs = append(fs, f) })
-			if tc.want == "" {
-				if len(fs) > 0 {
-					t.Fatalf("findings %+v, want none", fs)
-				}
-				return
-			}
-			if len(fs) != 1 {
-				t.Fatalf("%d findings %+v, want one", len(fs), fs)
-			}
-			for _, part := range strings.Split(tc.want, "|") {
-				if !strings.Contains(fs[0].Message+" "+fs[0].Hint, part) {
-					t.Errorf("finding lacks %q:\n%s\n%s", part, fs[0].Message, fs[0].Hint)
-				}
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkAttributeFinding(t, c, tc.route, tc.want) })
+	}
+}
+
+// checkAttributeFinding checks attribute-mismatch on route alone: no
+// finding for want "", else one whose message and hint hold every
+// "|"-separated part of want.
+func checkAttributeFinding(t *testing.T, c *Cluster, route Route, want string) {
+	t.Helper()
+	var fs []Finding
+	attributeMismatch{}.Check(NewSnapshot(c, []Route{route}, Options{}), func(f Finding) { fs = append(fs, f) })
+	if want == "" {
+		if len(fs) > 0 {
+			t.Fatalf("findings %+v, want none", fs)
+		}
+		return
+	}
+	if len(fs) != 1 {
+		t.Fatalf("%d findings %+v, want one", len(fs), fs)
+	}
+	for _, part := range strings.Split(want, "|") {
+		if !strings.Contains(fs[0].Message+" "+fs[0].Hint, part) {
+			t.Errorf("finding lacks %q:\n%s\n%s", part, fs[0].Message, fs[0].Hint)
+		}
 	}
 }
 

@@ -16,9 +16,13 @@ import (
 //     without an AS path (iBGP, a node's own Loc-RIB), is not judged;
 //   - communities, large communities and (iBGP: a path without an AS path)
 //     local preference, against the attributes of the CiliumBGPAdvertisements
-//     selecting the prefix (Cluster.Advertised, attribute_intent.go). Only
+//     selecting the prefix for the peer the path was sent to and its
+//     address family (Cluster.Advertised, attribute_intent.go); where that
+//     peer cannot be told, only what all the node's peers receiving the
+//     prefix are told alike (AttributeIntent.Disputed). Only
 //     where an advertisement sets attributes, and not on a post-policy path
-//     (Attributes.PostPolicy): the ToR's own inbound policy may set or strip
+//     (Attributes.PostPolicy) nor one a ToR relayed (Attributes.Relayed,
+//     a session of role tor): the ToR's own policy may set or strip
 //     them, so such a path is shown (API, status page), not alerted. Its origin AS is
 //     judged still: inbound policy prepends, it does not rewrite the
 //     origin, and a wrong local ASN shows there as well.
@@ -37,12 +41,27 @@ func (rule attributeMismatch) Check(s *Snapshot, report func(Finding)) {
 	for i := range s.Routes {
 		rule.CheckRoute(s, i, report)
 	}
+	rule.CheckCluster(s, report)
 }
 
-// CheckRoute checks route i (RouteRule).
-func (attributeMismatch) CheckRoute(s *Snapshot, i int, report func(Finding)) {
-	r := s.Routes[i]
-	v := s.Origin(i).Node
+// CheckRoute checks route i (RouteRule); a post-policy path whose
+// pre-policy copy is at hand is judged there (CheckCluster).
+func (rule attributeMismatch) CheckRoute(s *Snapshot, i int, report func(Finding)) {
+	if r := s.Routes[i]; !s.judgedPrePolicy(r) {
+		rule.judge(s, r, s.Origin(i).Node, report)
+	}
+}
+
+// CheckCluster checks the BMP pre-policy paths, what the nodes sent, of the
+// monitored peers whose post-policy view the rules judge (ClusterPart).
+func (rule attributeMismatch) CheckCluster(s *Snapshot, report func(Finding)) {
+	for _, r := range s.Cluster.PrePolicy {
+		rule.judge(s, r, s.Attribute(r).Node, report)
+	}
+}
+
+// judge checks path r, attributed to node v.
+func (attributeMismatch) judge(s *Snapshot, r Route, v *NodeView, report func(Finding)) {
 	if v == nil || r.Stale {
 		return
 	}
@@ -57,12 +76,8 @@ func (attributeMismatch) CheckRoute(s *Snapshot, i int, report func(Finding)) {
 	}
 	origin, asns := wrongOrigin(s, r, v.Name)
 	var in *AttributeIntent
-	switch {
-	case group == nil || !sentBy(s, r, v):
-	case podCIDR:
-		in = group.PodCIDR
-	default:
-		in = group.VIPs[r.Prefix.Addr()]
+	if group != nil && sentBy(s, r, v) {
+		in = s.Cluster.Advertised.intent(group, r, podCIDR)
 	}
 	diffs := in.diffs(r.Attrs())
 	var msg, hint string
@@ -77,7 +92,7 @@ func (attributeMismatch) CheckRoute(s *Snapshot, i int, report func(Finding)) {
 		msg = fmt.Sprintf("%s announces %s %s with origin AS %d (AS path %s); Cilium's BGP configuration "+
 			"gives %s local ASN %s.", v.Name, r.Prefix, r.Via(), origin, r.ASPathString(), v.Name, strings.Join(asns, " or "))
 		hint = "Expected origin AS " + strings.Join(asns, " or ") + ", received " +
-			strconv.FormatUint(uint64(origin), 10) + ". " + originAdvice
+			strconv.FormatUint(uint64(origin), 10) + ". " + originAdvice + in.disputedNote()
 	default:
 		return
 	}
@@ -86,12 +101,14 @@ func (attributeMismatch) CheckRoute(s *Snapshot, i int, report func(Finding)) {
 }
 
 // sentBy reports whether the path may show what node v itself sent: not a
-// path after a router's inbound policy (PostPolicy), which the router may
-// have tagged or stripped. A path relayed by a ToR over a plain BGP session
-// (routewarden behind the ToR) cannot be told from a node's own session yet:
-// a node may peer from an address the cluster does not list, so it is judged.
+// path after a router's inbound policy (PostPolicy), nor one a ToR relayed
+// over a session the configuration declares a ToR's (Relayed: routewarden
+// behind the ToR), whose communities the ToR's policy may have tagged or
+// stripped. The configuration says so, not the addresses: a node may peer
+// from an address the cluster does not list.
 func sentBy(_ *Snapshot, r Route, _ *NodeView) bool {
-	return !r.Attrs().PostPolicy
+	a := r.Attrs()
+	return !a.PostPolicy && !a.Relayed
 }
 
 const originAdvice = "Check the node's localASN in CiliumBGPClusterConfig and CiliumBGPNodeConfigOverride " +

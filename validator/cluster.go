@@ -61,6 +61,12 @@ type Cluster struct {
 	// keeps judging the routes (of a BMP-monitored peer its post-policy view
 	// where the ToR sends one, else its pre-policy view).
 	PolicyDrops []PolicyDrop
+	// PrePolicy are the paths of BMP-monitored peers as the ToR received
+	// them (pre-policy Adj-RIB-In) where it sends their post-policy view too,
+	// which the other rules judge: what the nodes sent. Like PolicyDrops they
+	// are the BGP side's, added by the pipeline; the rule attribute-mismatch
+	// judges them in place of their post-policy paths (pre_policy.go).
+	PrePolicy []Route
 }
 
 // Service is a Kubernetes Service of type LoadBalancer.

@@ -131,13 +131,17 @@ func (e *Engine) checkAll() {
 			cur = i
 			r.route.CheckRoute(s, i, report)
 		}
+		if cp, ok := r.Rule.(ClusterPart); ok { // kept until the next build
+			cur = -1
+			cp.CheckCluster(s, report)
+		}
 	}
 	runRules(len(e.rules), parallel(len(s.Routes)), check)
 	for k, r := range e.rules {
 		for _, x := range out[k] {
 			f := x.f
 			switch {
-			case r.route != nil:
+			case r.route != nil && x.route >= 0:
 				e.byRoute[int32(x.route)] = append(e.byRoute[int32(x.route)], f)
 			case r.prefix != nil:
 				pk := index.HashKeyOf(f.Prefix)

@@ -29,7 +29,11 @@ type Attributes struct {
 	Peer     netip.Addr
 	PeerASN  uint32
 	RouterID netip.Addr
-	ASPath   []uint32
+	// Router is the BMP-monitoring router (the ToR) a monitored peer's path
+	// is seen through: the Cilium peer it was sent to. Unset for a path of
+	// a direct session.
+	Router netip.Addr
+	ASPath []uint32
 	// Communities are the standard communities (RFC 1997), "ASN:VALUE".
 	Communities []string
 	// LargeCommunities are the large communities (RFC 8092), "GLOBAL:LOCAL1:LOCAL2".
@@ -41,6 +45,10 @@ type Attributes struct {
 	// inbound policy (BMP post-policy Adj-RIB-In, Loc-RIB): its communities
 	// and local preference may be the router's policy's, not the sender's.
 	PostPolicy bool
+	// Relayed marks a path received over a session the configuration
+	// declares a ToR's (role tor: routewarden behind the ToR): the ToR's
+	// policy may have set or stripped its communities and local preference.
+	Relayed bool
 }
 
 // noAttributes stands for a route's missing attributes; nothing changes it.
@@ -67,9 +75,9 @@ func (r *Route) Unshare() *Attributes {
 // sameAttributes reports whether a and b hold the same attributes.
 func sameAttributes(a, b *Attributes) bool {
 	return a == b || a.NextHop == b.NextHop && a.Peer == b.Peer && a.PeerASN == b.PeerASN &&
-		a.RouterID == b.RouterID && slices.Equal(a.ASPath, b.ASPath) && slices.Equal(a.Communities, b.Communities) &&
+		a.RouterID == b.RouterID && a.Router == b.Router && slices.Equal(a.ASPath, b.ASPath) && slices.Equal(a.Communities, b.Communities) &&
 		slices.Equal(a.LargeCommunities, b.LargeCommunities) && a.LocalPref == b.LocalPref &&
-		a.HasLocalPref == b.HasLocalPref && a.PostPolicy == b.PostPolicy
+		a.HasLocalPref == b.HasLocalPref && a.PostPolicy == b.PostPolicy && a.Relayed == b.Relayed
 }
 
 // Via describes where the route came from, for messages: "via 10.0.0.11 (peer 127.0.0.1)".

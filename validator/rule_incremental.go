@@ -43,6 +43,15 @@ type NodeRule interface {
 	NodesAffected(s *Snapshot, i int, add func(name string))
 }
 
+// ClusterPart is implemented by a RouteRule that also has findings coming
+// from the cluster alone (Cluster.PrePolicy), never from the routes: its
+// Check reports what CheckRoute reports for every route plus what
+// CheckCluster reports. An Engine checks that part when it is built (a
+// change of the cluster builds a new one) and keeps its findings.
+type ClusterPart interface {
+	CheckCluster(s *Snapshot, report func(Finding))
+}
+
 // Change is what a route event changed: findings that appeared and findings
 // that went away (a finding whose message changed is in both).
 type Change struct {

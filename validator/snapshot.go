@@ -55,6 +55,8 @@ type Snapshot struct {
 	upd *updates
 	// vip indexes the Services' VIPs, built on first use (vip_index.go).
 	vip vipState
+	// sent indexes Cluster.PrePolicy (pre_policy.go).
+	sent map[sentKey]bool
 }
 
 // NewSnapshot indexes the cluster and attributes every route to its origin.
@@ -109,6 +111,7 @@ func NewSnapshot(c *Cluster, routes []Route, opts Options) *Snapshot {
 	for _, r := range c.IPAM.PodRanges {
 		s.podRanges[family(r)] = append(s.podRanges[family(r)], r)
 	}
+	s.sent = indexPrePolicy(c.PrePolicy)
 	s.origins = newOrigins(len(routes))
 	// Indexing prefixes, sorting the allocations and attributing origins
 	// touch disjoint state: on a large snapshot they run side by side.

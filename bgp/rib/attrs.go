@@ -73,6 +73,7 @@ func attrKey(b []byte, r *validator.Attributes) []byte {
 	b = appendAddr(b, r.NextHop)
 	b = appendAddr(b, r.Peer)
 	b = appendAddr(b, r.RouterID)
+	b = appendAddr(b, r.Router)
 	b = binary.BigEndian.AppendUint32(b, r.PeerASN)
 	b = binary.AppendUvarint(b, uint64(len(r.ASPath)))
 	for _, as := range r.ASPath {
@@ -85,7 +86,7 @@ func attrKey(b []byte, r *validator.Attributes) []byte {
 	} else {
 		b = append(b, 0)
 	}
-	return append(b, byte(b2i(r.PostPolicy)))
+	return append(b, byte(b2i(r.PostPolicy)), byte(b2i(r.Relayed)))
 }
 
 // appendStrings encodes a list with its length first, so that two lists in a

@@ -22,6 +22,10 @@ type Peer struct {
 	// "post-policy", "loc-rib"; empty reads as pre-policy): each view of a
 	// peer is held apart.
 	View string
+	// Relayed marks a direct peer the configuration declares a ToR relaying
+	// the nodes' paths (role tor): its paths carry validator.Attributes.Relayed.
+	// It is not part of the peer's identity.
+	Relayed bool
 }
 
 // Direct is the origin of a direct BGP neighbor's paths.

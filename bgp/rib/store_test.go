@@ -285,8 +285,8 @@ func TestAttrKeyCoversRoute(t *testing.T) {
 		want []string
 		by   string
 	}{
-		{reflect.TypeFor[validator.Attributes](), []string{"NextHop", "Peer", "PeerASN", "RouterID", "ASPath",
-			"Communities", "LargeCommunities", "LocalPref", "HasLocalPref", "PostPolicy"}, "attrKey (attrs.go)"},
+		{reflect.TypeFor[validator.Attributes](), []string{"NextHop", "Peer", "PeerASN", "RouterID", "Router", "ASPath",
+			"Communities", "LargeCommunities", "LocalPref", "HasLocalPref", "PostPolicy", "Relayed"}, "attrKey (attrs.go)"},
 		{reflect.TypeFor[validator.Route](), []string{"Prefix", "Attributes", "Stale", "PathID"},
 			"the path tables (paths.go)"},
 	} {

@@ -50,7 +50,7 @@ func (a *RouteMonitoring) Apply(p Peer, h wire.PeerHeader, u *wire.Update) {
 	b := &a.paths
 	b.Attrs = validator.Attributes{Peer: h.Addr, PeerASN: h.AS, RouterID: h.BGPID, ASPath: u.ASPath,
 		Communities: u.Communities, LargeCommunities: u.LargeCommunities, LocalPref: u.LocalPref,
-		HasLocalPref: u.HasLocalPref}
+		HasLocalPref: u.HasLocalPref, Relayed: p.Relayed}
 	if h.Type == peerTypeLocRIB {
 		b.Attrs.Peer = p.Router
 		if len(u.ASPath) > 0 && (len(u.Announced) > 0 || len(u.MPAnnounced) > 0) {
@@ -115,7 +115,7 @@ func (s *Store) apply(k peerKey, b *Paths) *peerEntry {
 	}
 	if len(b.Announced) > 0 {
 		attrs := b.Attrs
-		attrs.PostPolicy = postPolicy(k)
+		attrs.PostPolicy, attrs.Router = postPolicy(k), k.router
 		set := s.attrs.ref(&attrs, len(b.Announced))
 		for _, n := range b.Announced {
 			s.announce(e, n.Prefix, n.PathID, set)

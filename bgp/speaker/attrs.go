@@ -18,6 +18,10 @@ type Attrs struct {
 	LargeCommunities []string // "GLOBAL:LOCAL1:LOCAL2"
 	// LocalPref, when set, is sent to iBGP peers (GoBGP drops it towards eBGP ones).
 	LocalPref *uint32
+	// ASPath, when set, is the AS path the path arrived with, as a ToR
+	// relays a node's path (the node's AS last); the speaker prepends its
+	// own towards eBGP peers.
+	ASPath []uint32
 }
 
 // AnnounceWith announces prefix with the given next hop and attributes
@@ -64,6 +68,10 @@ func (a Attrs) pathAttributes() ([]bgp.PathAttributeInterface, error) {
 	}
 	if a.LocalPref != nil {
 		out = append(out, bgp.NewPathAttributeLocalPref(*a.LocalPref))
+	}
+	if len(a.ASPath) > 0 {
+		out = append(out, bgp.NewPathAttributeAsPath([]bgp.AsPathParamInterface{
+			bgp.NewAs4PathParam(bgp.BGP_ASPATH_ATTR_TYPE_SEQ, a.ASPath)}))
 	}
 	return out, nil
 }

@@ -36,7 +36,7 @@ func bgpConfig(c config.BGPConfig) (bgp.Config, error) {
 }
 
 func peerSettings(s config.PeerSettings) (bgp.PeerSettings, error) {
-	out := bgp.PeerSettings{ASN: s.ASN, HoldTime: s.HoldTime, MaxPrefixes: s.MaxPrefixes}
+	out := bgp.PeerSettings{ASN: s.ASN, HoldTime: s.HoldTime, MaxPrefixes: s.MaxPrefixes, Relayed: s.Relayed()}
 	if s.PasswordFile != "" {
 		b, err := os.ReadFile(s.PasswordFile)
 		if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/routewarden/routewarden/bgp/speaker"
+	"github.com/routewarden/routewarden/config"
 	"github.com/routewarden/routewarden/demo"
 	"github.com/routewarden/routewarden/internal/loopback"
 	"github.com/routewarden/routewarden/internal/testfrr"
@@ -65,22 +66,9 @@ var labNodes = []netip.Addr{netip.MustParseAddr("127.0.1.11"), netip.MustParseAd
 func torLab(t *testing.T, cluster validator.Cluster, policy func(conf string) string,
 	attrs speaker.Attrs) (*pipeline, func(...string) (string, error)) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	tor := netip.MustParseAddr("127.0.2.1")
 	cfg := bmpPipelineConfig(t, "127.0.3.0/24")
-	p, err := newPipeline(cfg, demo.NewCluster(cluster), nil, zerolog.Nop(), newRegistry())
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- p.run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	})
+	p, ctx := startPipeline(t, cfg, cluster)
 	_, bmpPort, _ := net.SplitHostPort(cfg.BGP.BMP.Listen)
 	station, _ := strconv.ParseUint(bmpPort, 10, 32)
 	port := loopback.FreePort(t)
@@ -99,6 +87,27 @@ func torLab(t *testing.T, cluster validator.Cluster, policy func(conf string) st
 		}
 	}
 	return p, vty
+}
+
+// startPipeline runs routewarden run's pipeline with cfg on cluster until
+// the test ends (3 minutes at most, the context returned).
+func startPipeline(t *testing.T, cfg *config.Config, cluster validator.Cluster) (*pipeline, context.Context) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	p, err := newPipeline(cfg, demo.NewCluster(cluster), nil, zerolog.Nop(), newRegistry())
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- p.run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+	return p, ctx
 }
 
 // twoNodes is node1 (10.0.0.11, 10.244.1.0/24) and node2 (10.0.0.12, 10.244.2.0/24).

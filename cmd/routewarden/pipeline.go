@@ -87,7 +87,8 @@ func newPipeline(cfg *config.Config, cluster clusterSource, extraSinks []alert.S
 	}
 	observers = append(observers, conv)
 	vopts := cfg.ValidatorOptions()
-	judged := &withPolicyDrops{ClusterSource: cluster, drops: collector.Store().PolicyDrops}
+	judged := &withPolicyDrops{ClusterSource: cluster, drops: collector.Store().PolicyDrops,
+		sent: collector.Store().PrePolicy}
 	p.loop = monitor.New(collector.Store(), judged, collector, monitor.Options{Validator: vopts,
 		HoldDown: cfg.Validation.HoldDown, Debounce: cfg.Validation.Debounce, WarmupTimeout: cfg.Validation.WarmupTimeout,
 		DeferGC: true, Convergence: monitor.ConvergenceOptions{Budgets: cfg.ConvergenceBudgets()}},

@@ -10,17 +10,19 @@ import (
 
 // withPolicyDrops is the cluster the validation loop judges: the cluster's
 // truth plus the paths the ToRs' policy dropped (the BGP store's BMP pre-
-// against post-policy views), which the rule filtered-at-tor reads. Its
-// version changes when either changes, so that the loop's engine is rebuilt
-// then, and only then.
+// against post-policy views), which the rule filtered-at-tor reads, and the
+// pre-policy paths the rules do not judge otherwise (sent), which
+// attribute-mismatch reads. Its version changes when any of them changes, so
+// that the loop's engine is rebuilt then, and only then.
 type withPolicyDrops struct {
 	monitor.ClusterSource
 	drops func() ([]validator.PolicyDrop, uint64)
+	sent  func() ([]validator.Route, uint64)
 
-	mu                 sync.Mutex
-	kube, dropsVersion uint64
-	version            uint64
-	seen               bool
+	mu                              sync.Mutex
+	kube, dropsVersion, sentVersion uint64
+	version                         uint64
+	seen                            bool
 }
 
 func (c *withPolicyDrops) Cluster(now time.Time) (*validator.Cluster, uint64, error) {
@@ -29,16 +31,21 @@ func (c *withPolicyDrops) Cluster(now time.Time) (*validator.Cluster, uint64, er
 		return cl, v, err
 	}
 	drops, dv := c.drops()
+	var sent []validator.Route
+	var sv uint64
+	if c.sent != nil {
+		sent, sv = c.sent()
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.seen || v != c.kube || dv != c.dropsVersion {
-		c.seen, c.kube, c.dropsVersion = true, v, dv
+	if !c.seen || v != c.kube || dv != c.dropsVersion || sv != c.sentVersion {
+		c.seen, c.kube, c.dropsVersion, c.sentVersion = true, v, dv, sv
 		c.version++
 	}
-	if len(drops) == 0 {
+	if len(drops) == 0 && len(sent) == 0 {
 		return cl, c.version, nil
 	}
 	out := *cl // the source's cluster is shared: not changed in place
-	out.PolicyDrops = drops
+	out.PolicyDrops, out.PrePolicy = drops, sent
 	return &out, c.version, nil
 }

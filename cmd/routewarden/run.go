@@ -63,7 +63,9 @@ live (unaffected BGP sessions stay up); an invalid file is refused and the runni
 				conn.Context = f.kubeContext
 			}
 			reg := newRegistry()
-			inv, err := kube.Connect(conn, kube.InventoryOptions{Cluster: clusterOptions(cfg, ""),
+			opts := clusterOptions(cfg, "")
+			opts.Collector = cfg.BGP.CollectorAddrs()
+			inv, err := kube.Connect(conn, kube.InventoryOptions{Cluster: opts,
 				TombstoneTTL: cfg.Kubernetes.TombstoneTTL}, log, reg)
 			if err != nil {
 				return usageErr("%v", err)
