@@ -21,8 +21,9 @@ import (
 //     peer cannot be told, only what all the node's peers receiving the
 //     prefix are told alike (AttributeIntent.Disputed). Only
 //     where an advertisement sets attributes, and not on a post-policy path
-//     (Attributes.PostPolicy) nor one a ToR relayed (Attributes.Relayed,
-//     a session of role tor): the ToR's own policy may set or strip
+//     (Attributes.PostPolicy), one a ToR relayed (Attributes.Relayed,
+//     a session of role tor), nor a BMP-monitored one whose monitored peer
+//     is not the node (sentBy): the ToR's own policy may set or strip
 //     them, so such a path is shown (API, status page), not alerted. Its origin AS is
 //     judged still: inbound policy prepends, it does not rewrite the
 //     origin, and a wrong local ASN shows there as well.
@@ -105,10 +106,16 @@ func (attributeMismatch) judge(s *Snapshot, r Route, v *NodeView, report func(Fi
 // over a session the configuration declares a ToR's (Relayed: routewarden
 // behind the ToR), whose communities the ToR's policy may have tagged or
 // stripped. The configuration says so, not the addresses: a node may peer
-// from an address the cluster does not list.
-func sentBy(_ *Snapshot, r Route, _ *NodeView) bool {
+// from an address the cluster does not list. A BMP-monitored path (Router
+// set) is the node's own only when the monitored peer is the node: the
+// monitoring ToR's session to another router (its MLAG partner, a spine)
+// carries the node's next hop with that router's policy applied.
+func sentBy(s *Snapshot, r Route, v *NodeView) bool {
 	a := r.Attrs()
-	return !a.PostPolicy && !a.Relayed
+	if a.PostPolicy || a.Relayed {
+		return false
+	}
+	return !a.Router.IsValid() || s.NodeAt(a.Peer) == v.Name
 }
 
 const originAdvice = "Check the node's localASN in CiliumBGPClusterConfig and CiliumBGPNodeConfigOverride " +

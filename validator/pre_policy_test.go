@@ -11,7 +11,8 @@ import (
 // ToR's community; the pre-policy one (Cluster.PrePolicy), what node1 sent,
 // is judged for communities and origin AS, once: its post-policy copy is
 // left alone. A post-policy path without a pre-policy copy is judged for its
-// origin AS only. An Engine finds the same as Validate, after route events too.
+// origin AS only, and so is a pre-policy path of the ToR's session to
+// another router (its MLAG partner), whose policy set its communities. An Engine finds the same as Validate, after route events too.
 func TestAttributeMismatchPrePolicy(t *testing.T) {
 	tor := addr("192.0.2.2")
 	c := cluster(IPAMClusterPool, []string{"10.244.0.0/16"}, n1, n2)
@@ -23,6 +24,12 @@ func TestAttributeMismatchPrePolicy(t *testing.T) {
 		a := addr(next)
 		return Route{Prefix: pfx(prefix), Attributes: &Attributes{NextHop: a, Peer: a, Router: tor, PostPolicy: post,
 			ASPath: []uint32{origin}, Communities: std}}
+	}
+	via := func(r Route, peer string) Route { // received over the ToR's session to peer
+		a := *r.Attributes
+		a.Peer = addr(peer)
+		r.Attributes = &a
+		return r
 	}
 	tagged := []string{"65000:666", "65010:100"}
 	for _, tc := range []struct {
@@ -44,6 +51,10 @@ func TestAttributeMismatchPrePolicy(t *testing.T) {
 		{name: "dropped by the ToR: judged pre-policy still",
 			pre:  []Route{path("10.244.1.0/24", "10.0.0.11", false, 65010, "65010:999")},
 			want: []string{"10.244.1.0/24 node1: communities 65010:999, expected 65010:100"}},
+		{name: "from the ToR's MLAG partner, its policy's communities: origin AS judged only",
+			pre: []Route{via(path("10.244.1.0/24", "10.0.0.11", false, 65010, tagged...), "10.0.0.2"),
+				via(path("10.244.2.0/24", "10.0.0.12", false, 65099, tagged...), "10.0.0.2")},
+			want: []string{"10.244.2.0/24 node2: origin AS 65099"}},
 		{name: "post-policy only: origin AS judged, communities not",
 			post: []Route{path("10.244.1.0/24", "10.0.0.11", true, 65099, "65000:666"),
 				path("10.244.2.0/24", "10.0.0.12", true, 65010)},
