@@ -144,3 +144,31 @@ func TestAgreeSeparate(t *testing.T) {
 		}
 	}
 }
+
+// TestAdvertisedRacksShare: racks whose nodes peer with a ToR of their own
+// address, told alike, are groups of their own (each with its ToR's
+// address) sharing one computation of their intents.
+func TestAdvertisedRacksShare(t *testing.T) {
+	o := &Objects{}
+	if err := o.Decode("racks.yaml", []byte(rackObjects(2, 4, 4))); err != nil {
+		t.Fatal(err)
+	}
+	a, err := o.advertisedAttributes(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vip, rw := netip.MustParseAddr("172.16.0.1"), netip.MustParseAddr("192.0.2.1")
+	g0, g1 := a.Groups[a.NodeGroup["node0"]], a.Groups[a.NodeGroup["node1"]]
+	if len(a.Groups) != 2 || g0.VIPs[vip] == nil || g0.VIPs[vip] != g1.VIPs[vip] {
+		t.Fatalf("%d groups, VIP intents %p %p: want 2 groups sharing one", len(a.Groups), g0.VIPs[vip], g1.VIPs[vip])
+	}
+	for r, g := range []validator.AdvertisedGroup{g0, g1} {
+		tor := netip.AddrFrom4([4]byte{10, byte(r), 0, 1})
+		if got := peerIntentString(g.Peers[tor].VIPs[vip]); got != "[65010:100 65010:102] [] pref [] by [ad0 ad2] disputed []" {
+			t.Errorf("rack %d, its ToR %s: %s", r, tor, got)
+		}
+		if got := peerIntentString(g.Peers[rw].VIPs[vip]); got != "[65010:100] [] pref [] by [ad0] disputed []" {
+			t.Errorf("rack %d, routewarden: %s", r, got)
+		}
+	}
+}
