@@ -59,6 +59,7 @@ func (f *routeFeed) peerUp(ctx context.Context, msg []byte) error {
 	p.opts = wire.Options{AddPathV4: wire.AddPathRx(up, gobgp.RF_IPv4_UC), AddPathV6: wire.AddPathRx(up, gobgp.RF_IPv6_UC)}
 	p.preserved = wire.GracefulRestartFamilies(up.ReceivedOpenMsg)
 	p.localAS = wire.OpenAS(up.SentOpenMsg)
+	p.local = up.LocalAddress.Unmap()
 	p.gobgp = newGoBGPSession(up, h.Addr, h.AS, p.localAS)
 	c := f.c
 	c.log.Info().Str("peer", h.Addr.String()).Uint32("asn", h.AS).Str("routerId", h.BGPID.String()).
@@ -163,7 +164,7 @@ func (f *routeFeed) routeMonitoring(msg []byte) {
 	// forwarded here but ends no table in GoBGP, so it must not end one here.
 	u.EoR = u.EoR[:0]
 	peer := rib.Direct(h.Addr)
-	peer.Relayed = f.c.relayed(h.Addr)
+	peer.Relayed, peer.Local = f.c.relayed(h.Addr), p.local
 	f.rm.Apply(peer, h, u)
 }
 

@@ -26,12 +26,11 @@ type advert struct {
 // CiliumBGPPeerConfig's families select (nodePeers); without any
 // CiliumBGPPeerConfig among the objects, every advertisement counts for every
 // node, as for the VIP announcers. Overlapping advertisements sent to one
-// peer are merged: the union of their communities. collector are the
-// addresses the nodes peer with routewarden at (AdvertisedAttributes.Collector).
+// peer are merged: the union of their communities.
 // An advertisement whose attributes cannot be read is an error, unless bad
 // is set (the live inventory): then it is reported to bad and the prefixes it
 // selects are left unjudged.
-func (o *Objects) advertisedAttributes(bad func(error), collector []netip.Addr) (*validator.AdvertisedAttributes, error) {
+func (o *Objects) advertisedAttributes(bad func(error)) (*validator.AdvertisedAttributes, error) {
 	var ads []advert
 	var errs []error
 	set := false
@@ -64,7 +63,7 @@ func (o *Objects) advertisedAttributes(bad func(error), collector []netip.Addr) 
 	if len(errs) > 0 || !set {
 		return nil, errors.Join(errs...)
 	}
-	out := &validator.AdvertisedAttributes{NodeGroup: map[string]int{}, Collector: collector}
+	out := &validator.AdvertisedAttributes{NodeGroup: map[string]int{}}
 	byKey := map[string]int{}             // a group: the nodes' peers, with their addresses
 	intents := map[string]*groupIntents{} // what peers told alike get, whatever their addresses
 	for _, n := range o.Nodes {

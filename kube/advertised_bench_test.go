@@ -81,7 +81,7 @@ func BenchmarkAdvertisedRacks(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		a, err := o.advertisedAttributes(nil, nil)
+		a, err := o.advertisedAttributes(nil)
 		if err != nil || len(a.NodeGroup) != 50 || len(a.Groups[0].Peers) != 2 {
 			b.Fatal(err, a)
 		}

@@ -153,7 +153,7 @@ func TestAdvertisedRacksShare(t *testing.T) {
 	if err := o.Decode("racks.yaml", []byte(rackObjects(2, 4, 4))); err != nil {
 		t.Fatal(err)
 	}
-	a, err := o.advertisedAttributes(nil, nil)
+	a, err := o.advertisedAttributes(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

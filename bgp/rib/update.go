@@ -50,7 +50,7 @@ func (a *RouteMonitoring) Apply(p Peer, h wire.PeerHeader, u *wire.Update) {
 	b := &a.paths
 	b.Attrs = validator.Attributes{Peer: h.Addr, PeerASN: h.AS, RouterID: h.BGPID, ASPath: u.ASPath,
 		Communities: u.Communities, LargeCommunities: u.LargeCommunities, LocalPref: u.LocalPref,
-		HasLocalPref: u.HasLocalPref, Relayed: p.Relayed}
+		HasLocalPref: u.HasLocalPref, Relayed: p.Relayed, Local: p.Local}
 	if h.Type == peerTypeLocRIB {
 		b.Attrs.Peer = p.Router
 		if len(u.ASPath) > 0 && (len(u.Announced) > 0 || len(u.MPAnnounced) > 0) {
