@@ -86,7 +86,8 @@ func TestAdvertisedPerPeer(t *testing.T) {
 		{name: "one peer told none", torAttrs: `{}`,
 			v4:    "[65010:100] [65010:1:1] pref [] by [pods-rw pods-tor] disputed [communities large communities]",
 			v6:    "[65010:600] [] pref [] by [pods-v6] disputed []",
-			peers: map[netip.Addr]string{rw: "[65010:100] [65010:1:1] pref [] by [pods-rw] disputed []", tor: "<nil>"}},
+			peers: map[netip.Addr]string{rw: "[65010:100] [65010:1:1] pref [] by [pods-rw] disputed []",
+				tor: "[] [] pref [] by [pods-tor] disputed []"}}, // sent it without attributes: expected none, as agree says
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := &Objects{}
