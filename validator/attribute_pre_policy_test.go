@@ -31,6 +31,7 @@ func TestAttributeMismatchPrePolicy(t *testing.T) {
 		r.Attributes = &a
 		return r
 	}
+	stale := func(r Route) Route { r.Stale = true; return r }
 	tagged := []string{"65000:666", "65010:100"}
 	for _, tc := range []struct {
 		name      string
@@ -55,6 +56,10 @@ func TestAttributeMismatchPrePolicy(t *testing.T) {
 			pre: []Route{via(path("10.244.1.0/24", "10.0.0.11", false, 65010, tagged...), "10.0.0.2"),
 				via(path("10.244.2.0/24", "10.0.0.12", false, 65099, tagged...), "10.0.0.2")},
 			want: []string{"10.244.2.0/24 node2: origin AS 65099"}},
+		{name: "pre-policy copy stale (graceful restart): the post-policy one's origin AS judged",
+			pre:  []Route{stale(path("10.244.1.0/24", "10.0.0.11", false, 65099, "65010:100"))},
+			post: []Route{path("10.244.1.0/24", "10.0.0.11", true, 65099, tagged...)},
+			want: []string{"10.244.1.0/24 node1: origin AS 65099"}},
 		{name: "post-policy only: origin AS judged, communities not",
 			post: []Route{path("10.244.1.0/24", "10.0.0.11", true, 65099, "65000:666"),
 				path("10.244.2.0/24", "10.0.0.12", true, 65010)},
