@@ -84,8 +84,8 @@ func TestAdvertisedPerPeer(t *testing.T) {
 			peers: map[netip.Addr]string{rw: "[65010:100] [65010:1:1] pref [] by [pods-rw] disputed []",
 				tor: "[65010:200] [65010:1:1] pref [] by [pods-tor] disputed []"}},
 		{name: "one peer told none", torAttrs: `{}`,
-			v4:    "[65010:100] [65010:1:1] pref [] by [pods-rw pods-tor] disputed [communities large communities]",
-			v6:    "[65010:600] [] pref [] by [pods-v6] disputed []",
+			v4: "[65010:100] [65010:1:1] pref [] by [pods-rw pods-tor] disputed [communities large communities]",
+			v6: "[65010:600] [] pref [] by [pods-v6] disputed []",
 			peers: map[netip.Addr]string{rw: "[65010:100] [65010:1:1] pref [] by [pods-rw] disputed []",
 				tor: "[] [] pref [] by [pods-tor] disputed []"}}, // sent it without attributes: expected none, as agree says
 	} {
