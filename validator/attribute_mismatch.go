@@ -56,9 +56,25 @@ func (rule attributeMismatch) CheckRoute(s *Snapshot, i int, report func(Finding
 
 // CheckCluster checks the BMP pre-policy paths, what the nodes sent, of the
 // monitored peers whose post-policy view the rules judge (ClusterPart).
+// Each message names the router; the paths of one node's session seen by
+// several routers (two ToRs monitoring it) are one finding (Finding.Key),
+// naming each.
 func (rule attributeMismatch) CheckCluster(s *Snapshot, report func(Finding)) {
+	var out []Finding
+	at := map[string]int{}
 	for _, r := range s.Cluster.PrePolicy {
-		rule.judge(s, r, s.Attribute(r).Node, report)
+		rule.judge(s, r, s.Attribute(r).Node, func(f Finding) {
+			f.Message = strings.TrimSuffix(f.Message, ".") + " (as router " + r.Attrs().Router.String() + " received it)."
+			if i, ok := at[f.Key()]; ok {
+				out[i].Message += " " + f.Message
+				return
+			}
+			at[f.Key()] = len(out)
+			out = append(out, f)
+		})
+	}
+	for _, f := range out {
+		report(f)
 	}
 }
 

@@ -31,6 +31,12 @@ func TestAttributeMismatchPrePolicy(t *testing.T) {
 		r.Attributes = &a
 		return r
 	}
+	seenBy := func(r Route, router string) Route {
+		a := *r.Attributes
+		a.Router = addr(router)
+		r.Attributes = &a
+		return r
+	}
 	stale := func(r Route) Route { r.Stale = true; return r }
 	tagged := []string{"65000:666", "65010:100"}
 	for _, tc := range []struct {
@@ -60,6 +66,12 @@ func TestAttributeMismatchPrePolicy(t *testing.T) {
 			pre:  []Route{stale(path("10.244.1.0/24", "10.0.0.11", false, 65099, "65010:100"))},
 			post: []Route{path("10.244.1.0/24", "10.0.0.11", true, 65099, tagged...)},
 			want: []string{"10.244.1.0/24 node1: origin AS 65099"}},
+		{name: "two ToRs monitoring node1: one finding naming both",
+			pre: []Route{path("10.244.1.0/24", "10.0.0.11", false, 65010),
+				seenBy(path("10.244.1.0/24", "10.0.0.11", false, 65010, "65010:999"), "192.0.2.3")},
+			want: []string{"10.244.1.0/24 node1: communities none, expected 65010:100 (as router 192.0.2.2 received it). " +
+				"node1 announces 10.244.1.0/24 via next hop 10.0.0.11 with communities 65010:999, expected 65010:100 " +
+				"(as router 192.0.2.3 received it)."}},
 		{name: "post-policy only: origin AS judged, communities not",
 			post: []Route{path("10.244.1.0/24", "10.0.0.11", true, 65099, "65000:666"),
 				path("10.244.2.0/24", "10.0.0.12", true, 65010)},
