@@ -68,7 +68,8 @@ func (c *Collector) isStatic(addr netip.Addr) bool {
 
 // relayed reports whether the configuration declares the peer at addr a
 // ToR relaying the nodes' paths: its static neighbor's setting, else that of
-// the most specific dynamic range holding addr.
+// the most specific dynamic range holding addr. The route feed asks at a
+// session's Peer Up and after a reconfiguration, not per UPDATE.
 func (c *Collector) relayed(addr netip.Addr) bool {
 	c.mu.RLock()
 	defer c.mu.RUnlock()

@@ -80,7 +80,9 @@ type feedPeer struct {
 	up      bool
 	session uint64 // Peer Ups seen
 	opts    wire.Options
-	localAS uint32 // the collector's ASN on the session, from its OPEN
+	localAS uint32     // the collector's ASN on the session, from its OPEN
+	local   netip.Addr // the collector's address on the session (Peer Up's Local Address)
+	relayed bool       // the configuration's role tor for the peer (Collector.relayed), at Peer Up and reconfiguration
 	gobgp   *gobgpSession
 	// preserved are the families GoBGP keeps through a graceful restart.
 	preserved []gobgp.Family

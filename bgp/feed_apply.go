@@ -59,6 +59,10 @@ func (f *routeFeed) peerUp(ctx context.Context, msg []byte) error {
 	p.opts = wire.Options{AddPathV4: wire.AddPathRx(up, gobgp.RF_IPv4_UC), AddPathV6: wire.AddPathRx(up, gobgp.RF_IPv6_UC)}
 	p.preserved = wire.GracefulRestartFamilies(up.ReceivedOpenMsg)
 	p.localAS = wire.OpenAS(up.SentOpenMsg)
+	p.local, p.relayed = up.LocalAddress.Unmap(), f.c.relayed(h.Addr)
+	if p.local.IsUnspecified() {
+		p.local = netip.Addr{} // GoBGP's Peer Up gives the configured one: sessionLocal reads the session's
+	}
 	p.gobgp = newGoBGPSession(up, h.Addr, h.AS, p.localAS)
 	c := f.c
 	c.log.Info().Str("peer", h.Addr.String()).Uint32("asn", h.AS).Str("routerId", h.BGPID.String()).
@@ -66,7 +70,7 @@ func (f *routeFeed) peerUp(ctx context.Context, msg []byte) error {
 	families := p.gobgp.familyNames()
 	c.store.Up(rib.Direct(h.Addr), rib.PeerInfo{Address: h.Addr, ASN: h.AS, RouterID: h.BGPID.String(),
 		Dynamic: !c.isStatic(h.Addr), Families: families})
-	go c.readRestartTime(ctx, h.Addr, f.rt)
+	go c.readRestartTime(ctx, h.Addr, p.session, f)
 	return nil
 }
 
@@ -117,6 +121,37 @@ func (f *routeFeed) removed(peer netip.Addr) {
 	f.c.store.Forget(peer)
 }
 
+// reconfigured re-marks the paths of each peer whose role (tor or node)
+// the configuration changed (rib.Store.SetRelayed), and its paths from now
+// on: the paths it sent before are judged as the new role says, not only
+// those it sends after.
+func (f *routeFeed) reconfigured() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for addr, p := range f.peers {
+		if r := f.c.relayed(addr); r != p.relayed {
+			p.relayed = r
+			f.c.store.SetSession(addr, r, p.local)
+		}
+	}
+}
+
+// sessionLocal records the collector's address on a peer's session
+// (GoBGP's ListPeer) when its Peer Up did not give it (a dynamic neighbor's
+// is unspecified there), and marks the paths that came before with it.
+func (f *routeFeed) sessionLocal(addr netip.Addr, session uint64, local netip.Addr) {
+	local = local.Unmap()
+	if !local.IsValid() || local.IsUnspecified() {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if p := f.peers[addr]; p != nil && p.session == session && p.local != local {
+		p.local = local
+		f.c.store.SetSession(addr, p.relayed, local)
+	}
+}
+
 // gracefulDown reports whether GoBGP kept the session's paths for a graceful
 // restart (RFC 4724, RFC 8538): it does when the session died of a read or
 // write failure or a hold-timer expiry, not after a NOTIFICATION (a Cease from
@@ -163,7 +198,7 @@ func (f *routeFeed) routeMonitoring(msg []byte) {
 	// forwarded here but ends no table in GoBGP, so it must not end one here.
 	u.EoR = u.EoR[:0]
 	peer := rib.Direct(h.Addr)
-	peer.Relayed = f.c.relayed(h.Addr)
+	peer.Relayed, peer.Local = p.relayed, p.local
 	f.rm.Apply(peer, h, u)
 }
 

@@ -62,11 +62,14 @@ func (c *Collector) Reconfigure(ctx context.Context, next Config) error {
 		return err
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.cfg = next
 	c.static = map[netip.Addr]bool{}
 	for _, n := range next.Neighbors {
 		c.static[n.Address] = true
+	}
+	c.mu.Unlock()
+	if feed != nil {
+		feed.reconfigured() // takes the feed's lock, which is held before c.mu
 	}
 	return nil
 }

@@ -12,12 +12,7 @@ import (
 // TestReconfigureKeepsUnaffectedSessions: adding a neighbor and a range leaves
 // an established session alone; a change that needs a restart is refused.
 func TestReconfigureKeepsUnaffectedSessions(t *testing.T) {
-	port := freePort(t)
-	cfg := testConfig(port, false)
-	c := startCollector(t, cfg, false)
-	a := startSpeaker(t, "127.0.1.51", 65010, port, 65000, false)
-	a.announce("10.244.51.0/24", "10.0.0.51")
-	eventually(t, "A's route", func() bool { return len(routesOf(c.Store(), "127.0.1.51")) == 1 })
+	c, cfg, port := startWithRoute(t)
 	since := peerInfo(c, "127.0.1.51").Since
 
 	next := cfg
@@ -41,6 +36,18 @@ func TestReconfigureKeepsUnaffectedSessions(t *testing.T) {
 	if err := c.Reconfigure(context.Background(), restart); err == nil || !strings.Contains(err.Error(), "restart") {
 		t.Errorf("an ASN change was not refused: %v", err)
 	}
+}
+
+// startWithRoute starts a collector (testConfig) and speaker A
+// (127.0.1.51) announcing 10.244.51.0/24, and waits for its route.
+func startWithRoute(t *testing.T) (*Collector, Config, int32) {
+	port := freePort(t)
+	cfg := testConfig(port, false)
+	c := startCollector(t, cfg, false)
+	a := startSpeaker(t, "127.0.1.51", 65010, port, 65000, false)
+	a.announce("10.244.51.0/24", "10.0.0.51")
+	eventually(t, "A's route", func() bool { return len(routesOf(c.Store(), "127.0.1.51")) == 1 })
+	return c, cfg, port
 }
 
 func peerInfo(c *Collector, addr string) rib.PeerInfo {
@@ -71,4 +78,32 @@ func TestReconfigureRemovesNeighbor(t *testing.T) {
 	eventually(t, "the route and the peer to go", func() bool {
 		return len(routesOf(c.Store(), "127.0.2.54")) == 0 && peerInfo(c, "127.0.2.54").Address == netip.Addr{}
 	})
+}
+
+// TestReconfigureRole: declaring a range's peers ToRs (role tor) marks the
+// paths they sent before as relayed, without a new session; declaring them
+// nodes again unmarks them. A direct session's paths carry the collector's
+// address on the session (Peer Up's Local Address).
+func TestReconfigureRole(t *testing.T) {
+	c, cfg, _ := startWithRoute(t)
+	eventually(t, "A's route with the session's local address", func() bool {
+		return routesOf(c.Store(), "127.0.1.51")["10.244.51.0/24"].Local == netip.MustParseAddr("127.0.0.1")
+	})
+	since := peerInfo(c, "127.0.1.51").Since
+	if r := routesOf(c.Store(), "127.0.1.51")["10.244.51.0/24"]; r.Relayed {
+		t.Fatalf("before: relayed")
+	}
+	for _, relayed := range []bool{true, false} {
+		next := cfg
+		next.Dynamic = []DynamicRange{{Prefix: cfg.Dynamic[0].Prefix, PeerSettings: PeerSettings{Relayed: relayed}}}
+		if err := c.Reconfigure(context.Background(), next); err != nil {
+			t.Fatal(err)
+		}
+		if r := routesOf(c.Store(), "127.0.1.51")["10.244.51.0/24"]; r.Relayed != relayed {
+			t.Errorf("role tor %v: the path sent before is relayed %v", relayed, r.Relayed)
+		}
+	}
+	if p := peerInfo(c, "127.0.1.51"); !p.Since.Equal(since) {
+		t.Errorf("the session was reset: %+v", p)
+	}
 }

@@ -63,13 +63,19 @@ type restartTimes struct {
 	m  map[netip.Addr]time.Duration
 }
 
-func (c *Collector) readRestartTime(ctx context.Context, addr netip.Addr, rt *restartTimes) {
+// readRestartTime reads, at a peer's Peer Up, its graceful-restart time and
+// the collector's address on the session (routeFeed.sessionLocal).
+func (c *Collector) readRestartTime(ctx context.Context, addr netip.Addr, session uint64, f *routeFeed) {
 	var restart time.Duration
+	var local netip.Addr
 	_ = c.srv.ListPeer(ctx, &api.ListPeerRequest{Address: addr.String()}, func(p *api.Peer) {
 		if gr := p.GracefulRestart; gr != nil && gr.PeerRestartTime > 0 {
 			restart = time.Duration(gr.PeerRestartTime) * time.Second
 		}
+		local, _ = netip.ParseAddr(p.GetTransport().GetLocalAddress())
 	})
+	f.sessionLocal(addr, session, local)
+	rt := f.rt
 	rt.mu.Lock()
 	rt.m[addr] = restart
 	rt.mu.Unlock()

@@ -4,8 +4,6 @@
 package config
 
 import (
-	"net/netip"
-	"slices"
 	"time"
 )
 
@@ -110,19 +108,6 @@ type BGPConfig struct {
 	DynamicNeighbors []DynamicNeighborConfig `mapstructure:"dynamicNeighbors" yaml:"dynamicNeighbors"`
 	// BMP is the BMP station (config/bmp.go).
 	BMP BMPConfig `mapstructure:"bmp" yaml:"bmp"`
-}
-
-// CollectorAddrs are the addresses the nodes peer with routewarden at:
-// PeerAddress and the specific ListenAddresses (not 0.0.0.0 or ::), as
-// Validate has checked them.
-func (b BGPConfig) CollectorAddrs() []netip.Addr {
-	var out []netip.Addr
-	for _, s := range append([]string{b.PeerAddress}, b.ListenAddresses...) {
-		if a, err := netip.ParseAddr(s); err == nil && !a.IsUnspecified() && !slices.Contains(out, a.Unmap()) {
-			out = append(out, a.Unmap())
-		}
-	}
-	return out
 }
 
 // GracefulRestartConfig is the collector's graceful-restart (helper) setting.

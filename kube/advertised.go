@@ -26,12 +26,11 @@ type advert struct {
 // CiliumBGPPeerConfig's families select (nodePeers); without any
 // CiliumBGPPeerConfig among the objects, every advertisement counts for every
 // node, as for the VIP announcers. Overlapping advertisements sent to one
-// peer are merged: the union of their communities. collector are the
-// addresses the nodes peer with routewarden at (AdvertisedAttributes.Collector).
+// peer are merged: the union of their communities.
 // An advertisement whose attributes cannot be read is an error, unless bad
 // is set (the live inventory): then it is reported to bad and the prefixes it
 // selects are left unjudged.
-func (o *Objects) advertisedAttributes(bad func(error), collector []netip.Addr) (*validator.AdvertisedAttributes, error) {
+func (o *Objects) advertisedAttributes(bad func(error)) (*validator.AdvertisedAttributes, error) {
 	var ads []advert
 	var errs []error
 	set := false
@@ -64,33 +63,53 @@ func (o *Objects) advertisedAttributes(bad func(error), collector []netip.Addr) 
 	if len(errs) > 0 || !set {
 		return nil, errors.Join(errs...)
 	}
-	out := &validator.AdvertisedAttributes{NodeGroup: map[string]int{}, Collector: collector}
-	byKey := map[string]int{}
+	out := &validator.AdvertisedAttributes{NodeGroup: map[string]int{}}
+	byKey := map[string]int{}             // a group: the nodes' peers, with their addresses
+	intents := map[string]*groupIntents{} // what peers told alike get, whatever their addresses
 	for _, n := range o.Nodes {
 		peers := o.nodePeers(n.Object.Metadata.Labels)
 		if len(peers) == 0 {
 			continue
 		}
-		key := peersKey(peers)
+		key := peersKey(peers, true)
 		g, ok := byKey[key]
 		if !ok {
+			sel := peersKey(peers, false)
+			in := intents[sel]
+			if in == nil {
+				in = o.advertisedGroup(ads, peers)
+				intents[sel] = in
+			}
+			group := in.agreed // shares its intents with the groups of racks told alike
+			if in.per != nil {
+				group.Peers = peerGroups(peers, in.per)
+			}
 			g = len(out.Groups)
 			byKey[key] = g
-			out.Groups = append(out.Groups, o.advertisedGroup(ads, peers))
+			out.Groups = append(out.Groups, group)
 		}
 		out.NodeGroup[n.Object.Metadata.Name] = g
 	}
 	return out, nil
 }
 
+// groupIntents are the intents of a group's prefixes: what its peers agree
+// on, and each peer's own (per, in the peers' order) where they are told
+// different attributes (nil: they are not).
+type groupIntents struct {
+	agreed validator.AdvertisedGroup
+	per    []validator.AdvertisedGroup
+}
+
 // advertisedGroup is the intent of the advertisements ads sent to peers for
 // the pod CIDRs of each family and for each announced LoadBalancer
 // Service's VIPs: what the peers receiving a prefix are told alike
 // (agree), and where they are told different attributes, each peer's own
-// (AdvertisedGroup.Peers). Services sharing a VIP (LB-IPAM's sharing key)
-// have their intents merged (mergeIntents); a prefix an unreadable
-// advertisement selects has none.
-func (o *Objects) advertisedGroup(ads []advert, peers []peerAds) validator.AdvertisedGroup {
+// (groupIntents.per, for AdvertisedGroup.Peers). It depends on what each
+// peer is sent, not on the peers' addresses. Services sharing a VIP
+// (LB-IPAM's sharing key) have their intents merged (mergeIntents); a
+// prefix an unreadable advertisement selects has none.
+func (o *Objects) advertisedGroup(ads []advert, peers []peerAds) *groupIntents {
 	var g validator.AdvertisedGroup
 	per := make([]validator.AdvertisedGroup, len(peers))
 	isPodCIDR := func(a advert) bool { return a.typ == "PodCIDR" }
@@ -138,10 +157,10 @@ func (o *Objects) advertisedGroup(ads []advert, peers []peerAds) validator.Adver
 			delete(per[i].VIPs, ip)
 		}
 	}
-	if disputed(&g) {
-		g.Peers = peerGroups(peers, per)
+	if !disputed(&g) {
+		per = nil
 	}
-	return g
+	return &groupIntents{agreed: g, per: per}
 }
 
 // addVIP merges in into g's intent for ip (nil in: nothing).

@@ -9,7 +9,8 @@ import (
 
 // prefixIntents resolves the intent for one prefix (an IPv6 one: v6) that
 // selects picks advertisements for: each peer's (of the advertisements in
-// the prefix's family it is sent; nil where none sets attributes) and what
+// the prefix's family it is sent; nil where it is sent none, an intent of
+// no attributes where those it is sent set none: Cilium attaches none) and what
 // the peers receiving the prefix are told alike (agree). bad: an
 // advertisement selecting it for one of them cannot be read.
 func prefixIntents(ads []advert, peers []peerAds, v6 bool, selects func(advert) bool) (
@@ -26,17 +27,18 @@ func prefixIntents(ads []advert, peers []peerAds, v6 bool, selects func(advert) 
 		if b {
 			return nil, make([]*validator.AttributeIntent, len(peers)), true
 		}
-		each[i] = in
 		switch {
 		case in != nil:
+			each[i] = in
 			told = append(told, in)
-		case slices.ContainsFunc(ads, sent): // sent, without attributes
+		case slices.ContainsFunc(ads, sent): // sent, without attributes: Cilium attaches none
 			none := &validator.AttributeIntent{}
 			for _, a := range ads {
 				if sent(a) {
 					none.Advertisements = append(none.Advertisements, a.name)
 				}
 			}
+			each[i] = none
 			told = append(told, none)
 		}
 	}

@@ -89,11 +89,17 @@ func (o *Objects) familyAdverts(name, afi string) []string {
 	return slices.Compact(names)
 }
 
-// peersKey identifies what a node's peers are sent, to group nodes alike.
-func peersKey(peers []peerAds) string {
+// peersKey identifies what a node's peers are sent, in their order: with
+// their addresses (withAddr), to group nodes alike; without, to share the
+// intents between groups whose peers are told alike (a rack's ToR has an
+// address of its own).
+func peersKey(peers []peerAds, withAddr bool) string {
 	var b strings.Builder
 	for _, p := range peers {
-		b.WriteString(p.addr.String() + "\x01" + strings.Join(p.v4, "\x00") + "\x01" + strings.Join(p.v6, "\x00") + "\x02")
+		if withAddr {
+			b.WriteString(p.addr.String())
+		}
+		b.WriteString("\x01" + strings.Join(p.v4, "\x00") + "\x01" + strings.Join(p.v6, "\x00") + "\x02")
 	}
 	return b.String()
 }

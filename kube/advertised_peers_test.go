@@ -84,9 +84,10 @@ func TestAdvertisedPerPeer(t *testing.T) {
 			peers: map[netip.Addr]string{rw: "[65010:100] [65010:1:1] pref [] by [pods-rw] disputed []",
 				tor: "[65010:200] [65010:1:1] pref [] by [pods-tor] disputed []"}},
 		{name: "one peer told none", torAttrs: `{}`,
-			v4:    "[65010:100] [65010:1:1] pref [] by [pods-rw pods-tor] disputed [communities large communities]",
-			v6:    "[65010:600] [] pref [] by [pods-v6] disputed []",
-			peers: map[netip.Addr]string{rw: "[65010:100] [65010:1:1] pref [] by [pods-rw] disputed []", tor: "<nil>"}},
+			v4: "[65010:100] [65010:1:1] pref [] by [pods-rw pods-tor] disputed [communities large communities]",
+			v6: "[65010:600] [] pref [] by [pods-v6] disputed []",
+			peers: map[netip.Addr]string{rw: "[65010:100] [65010:1:1] pref [] by [pods-rw] disputed []",
+				tor: "[] [] pref [] by [pods-tor] disputed []"}}, // sent it without attributes: expected none, as agree says
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := &Objects{}
@@ -141,6 +142,34 @@ func TestAgreeSeparate(t *testing.T) {
 	} {
 		if got := agree(tc.told).Separate; got != tc.want {
 			t.Errorf("%s: Separate %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestAdvertisedRacksShare: racks whose nodes peer with a ToR of their own
+// address, told alike, are groups of their own (each with its ToR's
+// address) sharing one computation of their intents.
+func TestAdvertisedRacksShare(t *testing.T) {
+	o := &Objects{}
+	if err := o.Decode("racks.yaml", []byte(rackObjects(2, 4, 4))); err != nil {
+		t.Fatal(err)
+	}
+	a, err := o.advertisedAttributes(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vip, rw := netip.MustParseAddr("172.16.0.1"), netip.MustParseAddr("192.0.2.1")
+	g0, g1 := a.Groups[a.NodeGroup["node0"]], a.Groups[a.NodeGroup["node1"]]
+	if len(a.Groups) != 2 || g0.VIPs[vip] == nil || g0.VIPs[vip] != g1.VIPs[vip] {
+		t.Fatalf("%d groups, VIP intents %p %p: want 2 groups sharing one", len(a.Groups), g0.VIPs[vip], g1.VIPs[vip])
+	}
+	for r, g := range []validator.AdvertisedGroup{g0, g1} {
+		tor := netip.AddrFrom4([4]byte{10, byte(r), 0, 1})
+		if got := peerIntentString(g.Peers[tor].VIPs[vip]); got != "[65010:100 65010:102] [] pref [] by [ad0 ad2] disputed []" {
+			t.Errorf("rack %d, its ToR %s: %s", r, tor, got)
+		}
+		if got := peerIntentString(g.Peers[rw].VIPs[vip]); got != "[65010:100] [] pref [] by [ad0] disputed []" {
+			t.Errorf("rack %d, routewarden: %s", r, got)
 		}
 	}
 }

@@ -21,10 +21,6 @@ type ClusterOptions struct {
 	// it selects are left unjudged; unset (check, validate-config), such an
 	// advertisement is an input error.
 	BadAdvertisement func(error)
-	// Collector are the addresses the nodes peer with routewarden at (run:
-	// bgp.peerAddress, bgp.listenAddresses), to tell which of a node's
-	// Cilium peers a direct session's path was sent to.
-	Collector []netip.Addr
 }
 
 // CiliumConfig returns the cilium-config ConfigMap, if present.
@@ -117,7 +113,7 @@ func (o *Objects) Cluster(opts ClusterOptions) (*validator.Cluster, error) {
 		return nil, err
 	}
 	c.NodeASNs = o.nodeASNs()
-	if c.Advertised, err = o.advertisedAttributes(opts.BadAdvertisement, opts.Collector); err != nil {
+	if c.Advertised, err = o.advertisedAttributes(opts.BadAdvertisement); err != nil {
 		return nil, err
 	}
 	return c, nil

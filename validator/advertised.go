@@ -13,10 +13,6 @@ type AdvertisedAttributes struct {
 	// NodeGroup maps a node's name to its group in Groups.
 	NodeGroup map[string]int
 	Groups    []AdvertisedGroup
-	// Collector are the addresses the nodes peer with routewarden at
-	// (bgp.peerAddress, bgp.listenAddresses; run only): a direct session's
-	// path was sent to the node's Cilium peer of one of them. Empty: unknown.
-	Collector []netip.Addr
 }
 
 // AdvertisedGroup is what a group of nodes is told to attach; a prefix
@@ -110,22 +106,12 @@ func (a *AdvertisedAttributes) intent(g *AdvertisedGroup, r Route, podCIDR bool)
 }
 
 // PeerOf returns the address of the Cilium peer (of group g's peers) that
-// route r was sent to: for a BMP-monitored peer's path its monitoring router
-// (Attributes.Router), else, a direct session's, the collector's address
-// among the peers (Collector); invalid when none or several match.
+// route r was sent to: the address the node sent it to (Attributes.Local,
+// its session's local address), when the group holds that peer's intents;
+// else invalid.
 func (a *AdvertisedAttributes) PeerOf(g *AdvertisedGroup, r Route) netip.Addr {
-	candidates := a.Collector
-	if router := r.Attrs().Router; router.IsValid() {
-		candidates = []netip.Addr{router}
+	if l := r.Attrs().Local; l.IsValid() && g.Peers[l] != nil {
+		return l
 	}
-	var out netip.Addr
-	for _, c := range candidates {
-		if _, ok := g.Peers[c]; ok {
-			if out.IsValid() && out != c {
-				return netip.Addr{}
-			}
-			out = c
-		}
-	}
-	return out
+	return netip.Addr{}
 }

@@ -108,8 +108,9 @@ func (in *AttributeIntent) disputedNote() string {
 	}
 	return " Not judged: " + strings.Join(in.Disputed, ", ") + ": the node's peers receiving this prefix are told " +
 		"different ones (the families of their CiliumBGPPeerConfigs select different advertisements among " +
-		strings.Join(in.Advertisements, ", ") + "), and which peer this path was sent to cannot be told (for a " +
-		"direct session set bgp.peerAddress to the address the nodes peer with routewarden at)."
+		strings.Join(in.Advertisements, ", ") + "), and which peer this path was sent to cannot be told: the " +
+		"address the node sent it to (its session's local address, from BGP Peer Up) is none of, or more than one " +
+		"of, their CiliumBGPClusterConfig peerAddresses."
 }
 
 func listOrNone(l []string) string {

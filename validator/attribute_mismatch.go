@@ -2,6 +2,7 @@ package validator
 
 import (
 	"fmt"
+	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,8 +22,9 @@ import (
 //     peer cannot be told, only what all the node's peers receiving the
 //     prefix are told alike (AttributeIntent.Disputed). Only
 //     where an advertisement sets attributes, and not on a post-policy path
-//     (Attributes.PostPolicy) nor one a ToR relayed (Attributes.Relayed,
-//     a session of role tor): the ToR's own policy may set or strip
+//     (Attributes.PostPolicy), one a ToR relayed (Attributes.Relayed,
+//     a session of role tor), nor a BMP-monitored one whose monitored peer
+//     is not the node (sentBy): the ToR's own policy may set or strip
 //     them, so such a path is shown (API, status page), not alerted. Its origin AS is
 //     judged still: inbound policy prepends, it does not rewrite the
 //     origin, and a wrong local ASN shows there as well.
@@ -54,9 +56,25 @@ func (rule attributeMismatch) CheckRoute(s *Snapshot, i int, report func(Finding
 
 // CheckCluster checks the BMP pre-policy paths, what the nodes sent, of the
 // monitored peers whose post-policy view the rules judge (ClusterPart).
+// Each message names the router; the paths of one node's session seen by
+// several routers (two ToRs monitoring it) are one finding (Finding.Key),
+// naming each.
 func (rule attributeMismatch) CheckCluster(s *Snapshot, report func(Finding)) {
+	var out []Finding
+	at := map[string]int{}
 	for _, r := range s.Cluster.PrePolicy {
-		rule.judge(s, r, s.Attribute(r).Node, report)
+		rule.judge(s, r, s.Attribute(r).Node, func(f Finding) {
+			f.Message = strings.TrimSuffix(f.Message, ".") + " (as router " + r.Attrs().Router.String() + " received it)."
+			if i, ok := at[f.Key()]; ok {
+				out[i].Message += " " + f.Message
+				return
+			}
+			at[f.Key()] = len(out)
+			out = append(out, f)
+		})
+	}
+	for _, f := range out {
+		report(f)
 	}
 }
 
@@ -105,10 +123,16 @@ func (attributeMismatch) judge(s *Snapshot, r Route, v *NodeView, report func(Fi
 // over a session the configuration declares a ToR's (Relayed: routewarden
 // behind the ToR), whose communities the ToR's policy may have tagged or
 // stripped. The configuration says so, not the addresses: a node may peer
-// from an address the cluster does not list.
-func sentBy(_ *Snapshot, r Route, _ *NodeView) bool {
+// from an address the cluster does not list. A BMP-monitored path (Router
+// set) is the node's own only when the monitored peer is the node: the
+// monitoring ToR's session to another router (its MLAG partner, a spine)
+// carries the node's next hop with that router's policy applied.
+func sentBy(s *Snapshot, r Route, v *NodeView) bool {
 	a := r.Attrs()
-	return !a.PostPolicy && !a.Relayed
+	if a.PostPolicy || a.Relayed {
+		return false
+	}
+	return !a.Router.IsValid() || s.NodeAt(a.Peer) == v.Name
 }
 
 const originAdvice = "Check the node's localASN in CiliumBGPClusterConfig and CiliumBGPNodeConfigOverride " +
@@ -127,4 +151,43 @@ func wrongOrigin(s *Snapshot, r Route, node string) (uint32, []string) {
 		want[k] = strconv.FormatUint(uint64(as), 10)
 	}
 	return path[len(path)-1], want
+}
+
+// The BMP pre-policy view for the rule attribute-mismatch: a ToR that sends
+// a node's paths both pre- and post-policy has the rules judge the
+// post-policy view (Cluster.PolicyDrops compares the two), whose
+// communities and local preference may be the ToR's policy's. What the node
+// sent is the pre-policy view (Cluster.PrePolicy): attribute-mismatch
+// judges a path there, and leaves its post-policy copy alone.
+
+// sentKey identifies a monitored peer's path across its views: the
+// monitoring router, the peer, the prefix.
+type sentKey struct {
+	router, peer netip.Addr
+	prefix       netip.Prefix
+}
+
+func sentKeyOf(r Route) sentKey {
+	a := r.Attrs()
+	return sentKey{router: a.Router, peer: a.Peer, prefix: r.Prefix}
+}
+
+// indexPrePolicy indexes the pre-policy paths by sentKey; nil when none.
+func indexPrePolicy(pre []Route) map[sentKey]bool {
+	if len(pre) == 0 {
+		return nil
+	}
+	out := make(map[sentKey]bool, len(pre))
+	for _, r := range pre {
+		if r.Attrs().Router.IsValid() && !r.Stale { // a stale copy is not judged: its post-policy one is
+			out[sentKeyOf(r)] = true
+		}
+	}
+	return out
+}
+
+// judgedPrePolicy reports whether r is a post-policy path whose pre-policy
+// copy is in Cluster.PrePolicy: attribute-mismatch judges that one instead.
+func (s *Snapshot) judgedPrePolicy(r Route) bool {
+	return s.sent != nil && r.Attrs().PostPolicy && r.Attrs().Router.IsValid() && s.sent[sentKeyOf(r)]
 }

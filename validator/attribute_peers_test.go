@@ -8,9 +8,10 @@ import (
 // TestAttributeMismatchPerPeer: Cilium applies advertisements per peer and
 // per family. Where a node's two peers (the collector at 192.0.2.1, a ToR
 // at 192.0.2.2) are told different communities for its pod CIDR, a path is
-// judged against its own peer's intent when its peer is known (a
-// BMP-monitored path by its router, a direct session's by the collector's
-// address), else only on what both are told alike (the large community),
+// judged against its own peer's intent when its peer is known (the address
+// the node sent it to, its session's local address: Attributes.Local, the
+// ToR's peering address whatever address its BMP session comes from), else
+// only on what both are told alike (the large community),
 // and the hint says what was not judged. An IPv6 pod CIDR is judged
 // against its family's intent.
 func TestAttributeMismatchPerPeer(t *testing.T) {
@@ -29,40 +30,40 @@ func TestAttributeMismatchPerPeer(t *testing.T) {
 	c.Advertised = &AdvertisedAttributes{NodeGroup: map[string]int{"node1": 0}, Groups: []AdvertisedGroup{{
 		PodCIDR: agreed, PodCIDR6: v6, Peers: map[netip.Addr]*AdvertisedGroup{
 			collector: {PodCIDR: toCollector, PodCIDR6: v6}, tor: {PodCIDR: toToR, PodCIDR6: v6}}}}}
-	path := func(prefix string, router netip.Addr, std, large []string) Route {
+	// A path of node1's session whose local end is local (BMP: monitored by router).
+	path := func(prefix string, router, local netip.Addr, std, large []string) Route {
 		next := addr("10.0.0.11")
-		return Route{Prefix: pfx(prefix), Attributes: &Attributes{NextHop: next, Peer: next, Router: router,
+		return Route{Prefix: pfx(prefix), Attributes: &Attributes{NextHop: next, Peer: next, Router: router, Local: local,
 			ASPath: []uint32{65010}, Communities: std, LargeCommunities: large}}
 	}
 	large := []string{"65010:1:1"}
+	none, bmpSource := netip.Addr{}, addr("198.51.100.2") // the ToR's BMP session comes from its management address
 	for _, tc := range []struct {
-		name      string
-		collector []netip.Addr
-		route     Route
-		want      string // "" for no finding, else what the message and hint contain, "|"-separated
+		name  string
+		route Route
+		want  string // "" for no finding, else what the message and hint contain, "|"-separated
 	}{
-		{name: "BMP from the ToR: the ToR's communities", route: path("10.244.1.0/24", tor, []string{"65010:200"}, large)},
+		{name: "BMP from the ToR: the ToR's communities", route: path("10.244.1.0/24", bmpSource, tor, []string{"65010:200"}, large)},
 		{name: "BMP from the ToR: the collector's communities are wrong there",
-			route: path("10.244.1.0/24", tor, []string{"65010:100"}, large),
+			route: path("10.244.1.0/24", bmpSource, tor, []string{"65010:100"}, large),
 			want:  "communities 65010:100, expected 65010:200|CiliumBGPAdvertisement pods-tor"},
-		{name: "direct session, collector known", collector: []netip.Addr{collector},
-			route: path("10.244.1.0/24", netip.Addr{}, []string{"65010:100"}, large)},
-		{name: "direct session, collector known: the ToR's communities are wrong here", collector: []netip.Addr{collector},
-			route: path("10.244.1.0/24", netip.Addr{}, []string{"65010:200"}, large),
+		{name: "BMP from the ToR at its peering address", route: path("10.244.1.0/24", tor, tor, []string{"65010:200"}, large)},
+		{name: "direct session to the collector", route: path("10.244.1.0/24", none, collector, []string{"65010:100"}, large)},
+		{name: "direct session to the collector: the ToR's communities are wrong here",
+			route: path("10.244.1.0/24", none, collector, []string{"65010:200"}, large),
 			want:  "communities 65010:200, expected 65010:100"},
-		{name: "peer unknown: communities not judged", route: path("10.244.1.0/24", netip.Addr{}, []string{"65010:200"}, large)},
-		{name: "BMP from a router that is no peer: communities not judged",
-			route: path("10.244.1.0/24", addr("192.0.2.9"), []string{"65010:999"}, large)},
+		{name: "peer unknown: communities not judged", route: path("10.244.1.0/24", none, none, []string{"65010:200"}, large)},
+		{name: "BMP, local address no peer's: communities not judged",
+			route: path("10.244.1.0/24", tor, addr("192.0.2.9"), []string{"65010:999"}, large)},
 		{name: "peer unknown: what both are told alike is judged",
-			route: path("10.244.1.0/24", netip.Addr{}, []string{"65010:200"}, nil),
+			route: path("10.244.1.0/24", none, none, []string{"65010:200"}, nil),
 			want:  "large communities none, expected 65010:1:1|Not judged: communities: the node's peers"},
-		{name: "IPv6 pod CIDR: its family's intent", route: path("fd00:244:1::/64", netip.Addr{}, []string{"65010:600"}, nil)},
+		{name: "IPv6 pod CIDR: its family's intent", route: path("fd00:244:1::/64", none, none, []string{"65010:600"}, nil)},
 		{name: "IPv6 pod CIDR: the IPv4 family's communities are wrong there",
-			route: path("fd00:244:1::/64", netip.Addr{}, []string{"65010:100"}, large),
+			route: path("fd00:244:1::/64", none, none, []string{"65010:100"}, large),
 			want:  "communities 65010:100, expected 65010:600; large communities 65010:1:1, expected none"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c.Advertised.Collector = tc.collector
 			checkAttributeFinding(t, c, tc.route, tc.want)
 		})
 	}

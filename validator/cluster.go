@@ -65,7 +65,7 @@ type Cluster struct {
 	// them (pre-policy Adj-RIB-In) where it sends their post-policy view too,
 	// which the other rules judge: what the nodes sent. Like PolicyDrops they
 	// are the BGP side's, added by the pipeline; the rule attribute-mismatch
-	// judges them in place of their post-policy paths (pre_policy.go).
+	// judges them in place of their post-policy paths (attribute_mismatch.go).
 	PrePolicy []Route
 }
 

@@ -30,9 +30,14 @@ type Attributes struct {
 	PeerASN  uint32
 	RouterID netip.Addr
 	// Router is the BMP-monitoring router (the ToR) a monitored peer's path
-	// is seen through: the Cilium peer it was sent to. Unset for a path of
-	// a direct session.
+	// is seen through, by its BMP session's source address. Unset for a
+	// path of a direct session.
 	Router netip.Addr
+	// Local is the address of the session's end the path was sent to: the
+	// address the node peers with (Cilium's peerAddress), from the BGP Peer
+	// Up's Local Address (the collector's for a direct session, the
+	// monitoring router's for a monitored one). Unset when unknown.
+	Local  netip.Addr
 	ASPath []uint32
 	// Communities are the standard communities (RFC 1997), "ASN:VALUE".
 	Communities []string
@@ -75,7 +80,7 @@ func (r *Route) Unshare() *Attributes {
 // sameAttributes reports whether a and b hold the same attributes.
 func sameAttributes(a, b *Attributes) bool {
 	return a == b || a.NextHop == b.NextHop && a.Peer == b.Peer && a.PeerASN == b.PeerASN &&
-		a.RouterID == b.RouterID && a.Router == b.Router && slices.Equal(a.ASPath, b.ASPath) && slices.Equal(a.Communities, b.Communities) &&
+		a.RouterID == b.RouterID && a.Router == b.Router && a.Local == b.Local && slices.Equal(a.ASPath, b.ASPath) && slices.Equal(a.Communities, b.Communities) &&
 		slices.Equal(a.LargeCommunities, b.LargeCommunities) && a.LocalPref == b.LocalPref &&
 		a.HasLocalPref == b.HasLocalPref && a.PostPolicy == b.PostPolicy && a.Relayed == b.Relayed
 }

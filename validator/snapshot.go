@@ -55,7 +55,7 @@ type Snapshot struct {
 	upd *updates
 	// vip indexes the Services' VIPs, built on first use (vip_index.go).
 	vip vipState
-	// sent indexes Cluster.PrePolicy (pre_policy.go).
+	// sent indexes Cluster.PrePolicy (attribute_mismatch.go).
 	sent map[sentKey]bool
 }
 

@@ -30,6 +30,9 @@ type peerState struct {
 	addPathV4, addPathV6 bool
 	// localAS is the monitoring router's ASN (its OPEN in Peer Up), 0 unknown.
 	localAS uint32
+	// local is the monitoring router's address on the session (Peer Up's
+	// Local Address): the address the peer sends to; invalid unknown.
+	local netip.Addr
 	// idless is set per family once an UPDATE came without the negotiated
 	// path IDs: such paths are held under ID 0, and a later message about the
 	// prefix with an ID replaces them.
@@ -99,6 +102,7 @@ func (s *session) routeMonitoring(msg []byte) error {
 		// its own ASN prepended; no received eBGP path starts with it.
 		s.upd.ASPath = s.upd.ASPath[1:]
 	}
+	p.Local = ps.local // not part of p's identity: set past s.state
 	s.rm.Apply(p, h, &s.upd)
 	return nil
 }
@@ -144,7 +148,7 @@ func (s *session) peerUp(msg []byte) error {
 		s.st.metrics.ignored.WithLabelValues("peer-up-open-malformed").Inc()
 		s.st.sampledLog.Warn().Err(err).Str("router", s.router.String()).Str("peer", h.Addr.String()).
 			Msg("BMP peer up: OPEN messages unreadable; the peer is recorded without its capabilities")
-		m = &gbmp.BMPMessage{Body: &gbmp.BMPPeerUpNotification{}}
+		m = &gbmp.BMPMessage{Body: &gbmp.BMPPeerUpNotification{LocalAddress: localAddress(h, msg)}}
 	}
 	up := m.Body.(*gbmp.BMPPeerUpNotification)
 	p := s.monitored(h)
@@ -152,12 +156,26 @@ func (s *session) peerUp(msg []byte) error {
 	ps.addPathV4 = wire.AddPathRx(up, gobgp.RF_IPv4_UC)
 	ps.addPathV6 = wire.AddPathRx(up, gobgp.RF_IPv6_UC)
 	ps.localAS = wire.OpenAS(up.SentOpenMsg)
+	ps.local = up.LocalAddress.Unmap()
 	info := rib.PeerInfo{Address: p.Address, ASN: h.AS, RouterID: h.BGPID.String(),
 		BMP: &rib.BMPInfo{Router: s.router, SysName: s.sysName}}
 	s.st.store.Up(p, info)
 	s.st.log.Info().Str("router", s.router.String()).Str("sysName", s.sysName).Str("peer", h.Addr.String()).
 		Uint32("asn", h.AS).Bool("addPathV4", ps.addPathV4).Bool("addPathV6", ps.addPathV6).Msg("BMP peer up")
 	return nil
+}
+
+// localAddress reads a Peer Up's Local Address (RFC 7854 4.10) from msg,
+// whatever follows it; invalid when it is cut short.
+func localAddress(h wire.PeerHeader, msg []byte) netip.Addr {
+	body := msg[wire.BMPHeaderLen+wire.PeerHeaderLen:]
+	if len(body) < 16 {
+		return netip.Addr{}
+	}
+	if h.Flags&gbmp.BMP_PEER_FLAG_IPV6 != 0 {
+		return netip.AddrFrom16([16]byte(body[:16])).Unmap()
+	}
+	return netip.AddrFrom4([4]byte(body[12:16]))
 }
 
 func (s *session) peerDown(msg []byte) error {

@@ -74,6 +74,7 @@ func attrKey(b []byte, r *validator.Attributes) []byte {
 	b = appendAddr(b, r.Peer)
 	b = appendAddr(b, r.RouterID)
 	b = appendAddr(b, r.Router)
+	b = appendAddr(b, r.Local)
 	b = binary.BigEndian.AppendUint32(b, r.PeerASN)
 	b = binary.AppendUvarint(b, uint64(len(r.ASPath)))
 	for _, as := range r.ASPath {

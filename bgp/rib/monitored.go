@@ -15,6 +15,7 @@ func (s *Store) monitoredUp(p Peer, info PeerInfo) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.entryKey(p.key())
+	s.sent.changes++
 	for _, e := range s.views(p) {
 		routes := e.info.Routes
 		var view string
@@ -57,6 +58,7 @@ func (s *Store) SetView(p Peer, sysName, view string) {
 	}
 	b.SysName, b.View = sysName, view
 	e.info.BMP = &b
+	s.sent.changes++
 	s.bump()
 }
 
@@ -71,6 +73,7 @@ func (s *Store) dropViews(p Peer, forget bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, e := range s.views(p) {
+		s.sent.changes++
 		s.drop(e, nil)
 		if forget {
 			delete(s.peers, e.key)

@@ -26,6 +26,10 @@ type Peer struct {
 	// the nodes' paths (role tor): its paths carry validator.Attributes.Relayed.
 	// It is not part of the peer's identity.
 	Relayed bool
+	// Local is the session's local address (BGP Peer Up's Local Address):
+	// where the peer sent its paths, validator.Attributes.Local. Not part of
+	// the peer's identity either.
+	Local netip.Addr
 }
 
 // Direct is the origin of a direct BGP neighbor's paths.

@@ -124,6 +124,43 @@ func (s *Store) SetRestartTime(peer netip.Addr, d time.Duration) {
 	s.entry(peer).info.RestartTime = d
 }
 
+// SetSession marks the paths of a direct peer, visible and staged, as
+// relayed by a ToR or not (validator.Attributes.Relayed: its role changed
+// in the configuration) and with its session's local address
+// (validator.Attributes.Local: known after the paths came).
+func (s *Store) SetSession(peer netip.Addr, relayed bool, local netip.Addr) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.peers[peerKey{addr: peer}]
+	if !ok {
+		return
+	}
+	changed := false
+	remark := func(log bool) func(p netip.Prefix, id uint32, v uint32) (uint32, bool) {
+		return func(p netip.Prefix, id uint32, v uint32) (uint32, bool) {
+			a := *s.attrs.sets[v&^staleBit].attrs
+			if a.Relayed == relayed && a.Local == local {
+				return v, true
+			}
+			a.Relayed, a.Local = relayed, local
+			set := s.attrs.ref(&a, 1)
+			s.attrs.unref(v &^ staleBit)
+			if log {
+				changed = true
+				s.logChange(e, p, id)
+			}
+			return set | v&staleBit, true
+		}
+	}
+	if e.staged != nil {
+		e.staged.paths.each(remark(false))
+	}
+	e.paths.each(remark(s.logsEach(e.paths.len())))
+	if changed || e.paths.len() > maxChangeLog/2 {
+		s.bump()
+	}
+}
+
 // DropFamily removes a direct peer's paths of one address family (IPv6 or
 // IPv4), visible and staged: at a session's end, before Down, the family
 // GoBGP does not keep through a graceful restart.

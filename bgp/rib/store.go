@@ -20,7 +20,7 @@ type Store struct {
 	mu      sync.RWMutex
 	peers   map[peerKey]*peerEntry
 	drops   dropTracker // policy_drops.go
-	sent    sentTracker // pre_policy.go
+	sent    sentTracker // views.go
 	attrs   *interner
 	log     changeLog // changes.go
 	version uint64

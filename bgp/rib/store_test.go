@@ -285,7 +285,7 @@ func TestAttrKeyCoversRoute(t *testing.T) {
 		want []string
 		by   string
 	}{
-		{reflect.TypeFor[validator.Attributes](), []string{"NextHop", "Peer", "PeerASN", "RouterID", "Router", "ASPath",
+		{reflect.TypeFor[validator.Attributes](), []string{"NextHop", "Peer", "PeerASN", "RouterID", "Router", "Local", "ASPath",
 			"Communities", "LargeCommunities", "LocalPref", "HasLocalPref", "PostPolicy", "Relayed"}, "attrKey (attrs.go)"},
 		{reflect.TypeFor[validator.Route](), []string{"Prefix", "Attributes", "Stale", "PathID"},
 			"the path tables (paths.go)"},

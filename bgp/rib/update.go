@@ -50,7 +50,7 @@ func (a *RouteMonitoring) Apply(p Peer, h wire.PeerHeader, u *wire.Update) {
 	b := &a.paths
 	b.Attrs = validator.Attributes{Peer: h.Addr, PeerASN: h.AS, RouterID: h.BGPID, ASPath: u.ASPath,
 		Communities: u.Communities, LargeCommunities: u.LargeCommunities, LocalPref: u.LocalPref,
-		HasLocalPref: u.HasLocalPref, Relayed: p.Relayed}
+		HasLocalPref: u.HasLocalPref, Relayed: p.Relayed, Local: p.Local}
 	if h.Type == peerTypeLocRIB {
 		b.Attrs.Peer = p.Router
 		if len(u.ASPath) > 0 && (len(u.Announced) > 0 || len(u.MPAnnounced) > 0) {
@@ -109,7 +109,9 @@ func (s *Store) Update(p Peer, b *Paths) {
 
 // apply makes b visible in k's paths at once (mu held; the caller bumps).
 func (s *Store) apply(k peerKey, b *Paths) *peerEntry {
+	_, existed := s.peers[k]
 	e := s.entryKey(k)
+	s.noteSent(k, !existed)
 	for _, n := range b.Withdrawn {
 		s.withdraw(e, n.Prefix, n.PathID)
 	}

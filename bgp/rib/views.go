@@ -1,8 +1,10 @@
 package rib
 
 import (
+	"cmp"
 	"net/netip"
 	"slices"
+	"sync"
 
 	"github.com/routewarden/routewarden/validator"
 )
@@ -104,4 +106,86 @@ func (s *Store) ViewPaths(view string) []ViewPath {
 		return a.Attrs().Peer.Compare(b.Attrs().Peer)
 	})
 	return out
+}
+
+// sentTracker keeps the last PrePolicy result, a version that changes only
+// when it does, and a count of the changes that may alter it (noteSent), so
+// that a call finding none returns the last result without a scan.
+type sentTracker struct {
+	mu      sync.Mutex // PrePolicy's own: it scans under the store's read lock
+	changes uint64     // under the store's mu
+	seen    uint64     // changes at the last scan
+	scans   int        // how many times PrePolicy scanned (tests)
+	last    []validator.Route
+	version uint64
+}
+
+// noteSent records (mu held) that monitored peer k's paths, or whether the
+// store holds its views, changed: a shadowed view's paths are PrePolicy's,
+// and a view that comes or goes changes which are shadowed.
+func (s *Store) noteSent(k peerKey, created bool) {
+	if k.router.IsValid() && (created || s.shadowed(k)) {
+		s.sent.changes++
+	}
+}
+
+// PrePolicy returns the paths of the BMP-monitored peers' pre-policy views
+// that the rules do not judge because the router sends the peer's
+// post-policy view too (shadowed): what the nodes sent, which the rule
+// attribute-mismatch judges (validator.Cluster.PrePolicy). They are sorted
+// by prefix, peer (comparePeerKeys), then path ID; the version changes only
+// when they do. Without a change since the last call it returns that
+// call's result at once.
+func (s *Store) PrePolicy() ([]validator.Route, uint64) {
+	s.sent.mu.Lock()
+	defer s.sent.mu.Unlock()
+	s.mu.RLock()
+	if s.sent.scans > 0 && s.sent.seen == s.sent.changes {
+		s.mu.RUnlock()
+		return s.sent.last, s.sent.version
+	}
+	s.sent.seen = s.sent.changes
+	s.sent.scans++
+	var keys []peerKey
+	for k := range s.peers {
+		if s.shadowed(k) {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, comparePeerKeys)
+	type ranked struct {
+		rank int
+		validator.Route
+	}
+	var paths []ranked
+	for i, k := range keys {
+		s.peers[k].paths.each(func(p netip.Prefix, id uint32, v uint32) (uint32, bool) {
+			paths = append(paths, ranked{i, s.attrs.route(p, id, v)})
+			return v, true
+		})
+	}
+	s.mu.RUnlock()
+	slices.SortFunc(paths, func(a, b ranked) int {
+		if c := a.Prefix.Addr().Compare(b.Prefix.Addr()); c != 0 {
+			return c
+		}
+		if c := a.Prefix.Bits() - b.Prefix.Bits(); c != 0 {
+			return c
+		}
+		if c := a.rank - b.rank; c != 0 {
+			return c
+		}
+		return cmp.Compare(a.PathID, b.PathID)
+	})
+	out := make([]validator.Route, len(paths))
+	for i := range paths {
+		out[i] = paths[i].Route
+	}
+	if !slices.EqualFunc(out, s.sent.last, func(a, b validator.Route) bool {
+		return a.Prefix == b.Prefix && a.PathID == b.PathID && a.Stale == b.Stale && a.Attributes == b.Attributes
+	}) {
+		s.sent.last = out
+		s.sent.version++
+	}
+	return s.sent.last, s.sent.version
 }

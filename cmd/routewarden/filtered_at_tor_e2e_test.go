@@ -115,7 +115,9 @@ func twoNodes() validator.Cluster {
 	c := validator.Cluster{IPAM: validator.IPAM{Mode: validator.IPAMClusterPool, ModeSource: "test",
 		PodRanges: []netip.Prefix{netip.MustParsePrefix("10.244.0.0/16")}}}
 	for i, name := range []string{"node1", "node2"} {
-		as := []netip.Addr{netip.AddrFrom4([4]byte{10, 0, 0, byte(11 + i)})}
+		// Its address, and the one its BGP session comes from (labNodes):
+		// the ToR's pre-policy paths of that session are what it sent.
+		as := []netip.Addr{netip.AddrFrom4([4]byte{10, 0, 0, byte(11 + i)}), labNodes[i]}
 		cidr := []netip.Prefix{netip.PrefixFrom(netip.AddrFrom4([4]byte{10, 244, byte(1 + i), 0}), 24)}
 		c.Nodes = append(c.Nodes, validator.Node{Name: name, Addresses: as, PodCIDRs: cidr, Ready: true})
 		c.CiliumNodes = append(c.CiliumNodes, validator.CiliumNode{Name: name, Addresses: as, PodCIDRs: cidr})

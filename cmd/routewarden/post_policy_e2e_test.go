@@ -56,7 +56,7 @@ func TestAttributeMismatchPrePolicyE2E(t *testing.T) {
 		return nil
 	})
 	waitAttributeFindings(t, p, "attribute-mismatch for both nodes' communities as sent",
-		"with communities 65010:999, expected 65010:100.", "10.244.1.0/24 node1 true", "10.244.2.0/24 node2 true")
+		"with communities 65010:999, expected 65010:100 (as router ", "10.244.1.0/24 node1 true", "10.244.2.0/24 node2 true")
 }
 
 // podsIntentCluster is twoNodes whose pod CIDRs' advertisement pods sets

@@ -63,9 +63,7 @@ live (unaffected BGP sessions stay up); an invalid file is refused and the runni
 				conn.Context = f.kubeContext
 			}
 			reg := newRegistry()
-			opts := clusterOptions(cfg, "")
-			opts.Collector = cfg.BGP.CollectorAddrs()
-			inv, err := kube.Connect(conn, kube.InventoryOptions{Cluster: opts,
+			inv, err := kube.Connect(conn, kube.InventoryOptions{Cluster: clusterOptions(cfg, ""),
 				TombstoneTTL: cfg.Kubernetes.TombstoneTTL}, log, reg)
 			if err != nil {
 				return usageErr("%v", err)

@@ -11,7 +11,8 @@ import (
 // ToR's community; the pre-policy one (Cluster.PrePolicy), what node1 sent,
 // is judged for communities and origin AS, once: its post-policy copy is
 // left alone. A post-policy path without a pre-policy copy is judged for its
-// origin AS only. An Engine finds the same as Validate, after route events too.
+// origin AS only, and so is a pre-policy path of the ToR's session to
+// another router (its MLAG partner), whose policy set its communities. An Engine finds the same as Validate, after route events too.
 func TestAttributeMismatchPrePolicy(t *testing.T) {
 	tor := addr("192.0.2.2")
 	c := cluster(IPAMClusterPool, []string{"10.244.0.0/16"}, n1, n2)
@@ -24,6 +25,19 @@ func TestAttributeMismatchPrePolicy(t *testing.T) {
 		return Route{Prefix: pfx(prefix), Attributes: &Attributes{NextHop: a, Peer: a, Router: tor, PostPolicy: post,
 			ASPath: []uint32{origin}, Communities: std}}
 	}
+	via := func(r Route, peer string) Route { // received over the ToR's session to peer
+		a := *r.Attributes
+		a.Peer = addr(peer)
+		r.Attributes = &a
+		return r
+	}
+	seenBy := func(r Route, router string) Route {
+		a := *r.Attributes
+		a.Router = addr(router)
+		r.Attributes = &a
+		return r
+	}
+	stale := func(r Route) Route { r.Stale = true; return r }
 	tagged := []string{"65000:666", "65010:100"}
 	for _, tc := range []struct {
 		name      string
@@ -44,6 +58,20 @@ func TestAttributeMismatchPrePolicy(t *testing.T) {
 		{name: "dropped by the ToR: judged pre-policy still",
 			pre:  []Route{path("10.244.1.0/24", "10.0.0.11", false, 65010, "65010:999")},
 			want: []string{"10.244.1.0/24 node1: communities 65010:999, expected 65010:100"}},
+		{name: "from the ToR's MLAG partner, its policy's communities: origin AS judged only",
+			pre: []Route{via(path("10.244.1.0/24", "10.0.0.11", false, 65010, tagged...), "10.0.0.2"),
+				via(path("10.244.2.0/24", "10.0.0.12", false, 65099, tagged...), "10.0.0.2")},
+			want: []string{"10.244.2.0/24 node2: origin AS 65099"}},
+		{name: "pre-policy copy stale (graceful restart): the post-policy one's origin AS judged",
+			pre:  []Route{stale(path("10.244.1.0/24", "10.0.0.11", false, 65099, "65010:100"))},
+			post: []Route{path("10.244.1.0/24", "10.0.0.11", true, 65099, tagged...)},
+			want: []string{"10.244.1.0/24 node1: origin AS 65099"}},
+		{name: "two ToRs monitoring node1: one finding naming both",
+			pre: []Route{path("10.244.1.0/24", "10.0.0.11", false, 65010),
+				seenBy(path("10.244.1.0/24", "10.0.0.11", false, 65010, "65010:999"), "192.0.2.3")},
+			want: []string{"10.244.1.0/24 node1: communities none, expected 65010:100 (as router 192.0.2.2 received it). " +
+				"node1 announces 10.244.1.0/24 via next hop 10.0.0.11 with communities 65010:999, expected 65010:100 " +
+				"(as router 192.0.2.3 received it)."}},
 		{name: "post-policy only: origin AS judged, communities not",
 			post: []Route{path("10.244.1.0/24", "10.0.0.11", true, 65099, "65000:666"),
 				path("10.244.2.0/24", "10.0.0.12", true, 65010)},
