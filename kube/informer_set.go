@@ -7,7 +7,6 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/tools/cache"
@@ -29,7 +28,7 @@ type informerSet struct {
 	synced []cache.InformerSynced
 	// listed tells, by resource, whether its handler has had the first list.
 	listedBy map[schema.GroupVersionResource]cache.InformerSynced
-	objects  map[schema.GroupVersionResource]map[string]*unstructured.Unstructured
+	objects  map[schema.GroupVersionResource]map[string]*decodedObject
 	started  time.Time
 	listed   time.Time // when every handler had its first list; guarded by Inventory.mu
 	promoted time.Time
@@ -45,7 +44,7 @@ func (i *Inventory) startSetLocked(ctx context.Context) {
 	}
 	sctx, cancel := context.WithCancel(ctx)
 	s := &informerSet{cancel: cancel, started: time.Now(), listedBy: map[schema.GroupVersionResource]cache.InformerSynced{},
-		objects: map[schema.GroupVersionResource]map[string]*unstructured.Unstructured{}}
+		objects: map[schema.GroupVersionResource]map[string]*decodedObject{}}
 	i.pending = s
 	i.restartAt = s.started.Add(i.restartBackoff)
 	i.restartBackoff = min(max(2*i.restartBackoff, time.Second), time.Minute)
@@ -66,7 +65,7 @@ func (i *Inventory) startSetLocked(ctx context.Context) {
 			f = cfg
 		}
 		inf := f.ForResource(gvr).Informer()
-		// Before Start: what no rule reads never enters the store (transform.go).
+		// Before Start: the store keeps each object's decoding, not the object (transform.go).
 		_ = inf.SetTransform(transformFor(gvr))
 		_ = inf.SetWatchErrorHandler(func(_ *cache.Reflector, err error) { i.watchFailed(s, gvr, err) })
 		reg, _ := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{

@@ -6,80 +6,37 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// What no rule reads, by resource: the informers drop it before an object
-// enters their store (and the inventory's map, which shares the store's
-// objects), so a 5,000-node cluster's images lists, managed fields and
-// last-applied annotations are not held for the life of the process
-// (BENCHMARKS.md, "Cluster scale"). Fields a decoder reads (types.go,
-// service_types.go, bgp_types.go) must not be listed here; what is kept is
-// the whole object minus these paths, so a field a rule starts reading is
-// kept unless someone drops it here.
-var (
-	droppedEverywhere = [][]string{
-		{"metadata", "managedFields"},
-		{"metadata", "annotations"},
-		{"metadata", "ownerReferences"},
-	}
-	droppedByResource = map[string][][]string{
-		"nodes": {
-			{"status", "images"},
-			{"status", "nodeInfo"},
-			{"status", "capacity"},
-			{"status", "allocatable"},
-			{"status", "daemonEndpoints"},
-			{"status", "volumesAttached"},
-			{"status", "volumesInUse"},
-			{"status", "config"},
-			{"status", "runtimeHandlers"},
-			{"status", "features"},
-			{"spec", "taints"},
-			{"spec", "providerID"},
-		},
-		"ciliumnodes": {
-			{"spec", "ipam", "pool"}, // one entry per allocated IP (ENI, Azure)
-			{"spec", "health"},
-			{"spec", "ingress"},
-			{"spec", "encryption"},
-			{"spec", "eni"},
-			{"spec", "azure"},
-			{"spec", "alibaba-cloud"},
-			{"status"},
-		},
-		"endpointslices": {
-			{"ports"},
-		},
-	}
-	// Per endpoint of an EndpointSlice: the pod reference, zone and hints.
-	droppedPerEndpoint = [][]string{{"targetRef"}, {"hints"}, {"zone"}, {"deprecatedTopology"}}
-)
-
-// transformFor returns the informer transform of a resource: it strips the
-// object in place (client-go hands each decoded object to it once).
+// transformFor returns the informer transform of a resource: it decodes the
+// object into what the inventory keeps of it (decoded_object.go), so that
+// the informer's store holds only the fields the decoders read (types.go,
+// service_types.go, bgp_types.go), once. A field a rule starts reading is
+// kept when a decoder's type gains it. client-go hands each object it
+// received to the transform once; an object the transform made (a
+// DeletedFinalStateUnknown's, or one passed back) goes through unchanged.
+// It never fails: an object routewarden cannot read is kept with its error
+// (a transform error would fail the informer's whole list).
 func transformFor(gvr schema.GroupVersionResource) cache.TransformFunc {
-	drop := droppedByResource[gvr.Resource]
 	return func(obj any) (any, error) {
-		u, ok := obj.(*unstructured.Unstructured)
-		if !ok {
-			return obj, nil // a DeletedFinalStateUnknown: its object was stripped when stored
+		if u, ok := obj.(*unstructured.Unstructured); ok {
+			return decodeObjectOf(gvr, u), nil
 		}
-		strip(u.Object, droppedEverywhere)
-		strip(u.Object, drop)
-		if gvr.Resource == "endpointslices" {
-			if eps, ok := u.Object["endpoints"].([]any); ok {
-				for _, e := range eps {
-					if m, ok := e.(map[string]any); ok {
-						strip(m, droppedPerEndpoint)
-					}
-				}
-			}
-		}
-		return u, nil
+		return obj, nil
 	}
 }
 
-// strip removes the paths from an unstructured object.
-func strip(obj map[string]any, paths [][]string) {
-	for _, p := range paths {
-		unstructured.RemoveNestedField(obj, p...)
+// decodedOf returns what the inventory keeps of an object an informer's
+// handler received: the transform's decoding, or (objects handed over
+// without the transform) the decoding of an unstructured one; nil for
+// anything else.
+func decodedOf(gvr schema.GroupVersionResource, obj any) *decodedObject {
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = t.Obj
 	}
+	switch o := obj.(type) {
+	case *decodedObject:
+		return o
+	case *unstructured.Unstructured:
+		return decodeObjectOf(gvr, o)
+	}
+	return nil
 }
