@@ -191,6 +191,7 @@ func (i *Inventory) promote(s *informerSet) {
 	i.live, i.pending = s, nil
 	i.objects = s.objects
 	i.status.Synced = true
+	i.releaseAfterBuildLocked()
 	ev := i.log.Debug()
 	if old == nil {
 		ev = i.log.Info() // once, at start: how long the first list took (BENCHMARKS.md reads it)

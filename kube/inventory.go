@@ -83,6 +83,10 @@ type Inventory struct {
 	// built is Cluster's last translation of the objects (without tombstones),
 	// valid while version and the watched resources are those it was built at.
 	built *builtCluster
+	// releaseDue: a promoted set's first translation is to be followed by
+	// returning the memory its lists needed (list_memory.go), by release.
+	releaseDue bool
+	release    func()
 }
 
 // builtCluster is a cached translation of the inventory's objects.
@@ -111,7 +115,7 @@ func NewInventory(cfg *rest.Config, opts InventoryOptions, log zerolog.Logger, r
 	}
 	inv := &Inventory{opts: opts, log: log.With().Str("component", "kube").Logger(), dyn: dyn, disc: disc,
 		objects: map[schema.GroupVersionResource]map[string]*decodedObject{},
-		changed: make(chan struct{}, 1), synced: make(chan *informerSet, 1), status: Status{Reason: "informers not synced yet", Since: time.Now()}}
+		release: freeOSMemory, changed: make(chan struct{}, 1), synced: make(chan *informerSet, 1), status: Status{Reason: "informers not synced yet", Since: time.Now()}}
 	if inv.metrics, err = newInventoryMetrics(reg, inv); err != nil {
 		return nil, err
 	}
@@ -155,6 +159,7 @@ func (i *Inventory) Cluster(now time.Time) (*validator.Cluster, uint64, error) {
 			return nil, i.version, err
 		}
 		i.built = &builtCluster{version: i.version, gvrs: gvrs, cluster: c}
+		i.releaseIfDueLocked()
 	}
 	c := *i.built.cluster
 	c.Deleted = append([]validator.DeletedNode(nil), i.tombstones...)
