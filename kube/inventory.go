@@ -84,7 +84,7 @@ type Inventory struct {
 	// valid while version and the watched resources are those it was built at.
 	built *builtCluster
 	// releaseDue: a promoted set's first translation is to be followed by
-	// returning the memory its lists needed (list_memory.go), by release.
+	// returning the memory its lists needed (informer_set.go), by release.
 	releaseDue bool
 	release    func()
 }

@@ -32,7 +32,7 @@ func TestClusterCachedPerVersion(t *testing.T) {
 		nodes    []string
 		deleted  []string
 		services bool
-		released int // memory released after a promoted set's first translation (list_memory.go), so far
+		released int // memory released after a promoted set's first translation (informer_set.go), so far
 	}{
 		{name: "first informers synced", change: func() { promote(set(node("node1", "10.0.0.11"))) },
 			rebuilt: true, nodes: []string{"node1"}, released: 1},

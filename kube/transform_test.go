@@ -90,3 +90,101 @@ func TestTransformDecodes(t *testing.T) {
 		})
 	}
 }
+
+// Before decoding, the transform drops what no rule reads (the decoders skip
+// it, but building its YAML tree costs).
+func TestStripUnread(t *testing.T) {
+	tests := []struct {
+		name    string
+		gvr     string
+		obj     map[string]any
+		dropped [][]string
+		kept    [][]string
+	}{
+		{name: "node", gvr: "nodes",
+			obj: map[string]any{"metadata": map[string]any{"name": "n1", "labels": map[string]any{"a": "b"},
+				"annotations": map[string]any{"x": "y"}, "managedFields": []any{map[string]any{}},
+				"deletionTimestamp": "2026-01-01T00:00:00Z"},
+				"spec": map[string]any{"podCIDRs": []any{"10.0.0.0/24"}},
+				"status": map[string]any{"images": []any{"x"}, "addresses": []any{}, "conditions": []any{},
+					"nodeInfo": map[string]any{}}},
+			dropped: [][]string{{"metadata", "annotations"}, {"metadata", "managedFields"}, {"status", "images"},
+				{"status", "nodeInfo"}},
+			kept: [][]string{{"metadata", "labels"}, {"metadata", "deletionTimestamp"}, {"spec", "podCIDRs"},
+				{"status", "addresses"}, {"status", "conditions"}}},
+		{name: "ciliumnode", gvr: "ciliumnodes",
+			obj: map[string]any{"metadata": map[string]any{"name": "n1"},
+				"spec":   map[string]any{"addresses": []any{}, "ipam": map[string]any{"podCIDRs": []any{}, "pool": map[string]any{}}},
+				"status": map[string]any{"ipam": map[string]any{}}},
+			dropped: [][]string{{"spec", "ipam", "pool"}, {"status"}},
+			kept:    [][]string{{"spec", "addresses"}, {"spec", "ipam", "podCIDRs"}}},
+		{name: "endpointslice", gvr: "endpointslices",
+			obj: map[string]any{"metadata": map[string]any{"name": "s", "labels": map[string]any{}},
+				"addressType": "IPv4", "ports": []any{},
+				"endpoints": []any{map[string]any{"addresses": []any{"10.0.0.1"}, "nodeName": "n1",
+					"conditions": map[string]any{}, "targetRef": map[string]any{}, "zone": "z"}}},
+			dropped: [][]string{{"ports"}},
+			kept:    [][]string{{"metadata", "labels"}, {"addressType"}, {"endpoints"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			u := &unstructured.Unstructured{Object: tt.obj}
+			stripUnread(schema.GroupVersionResource{Resource: tt.gvr}, u)
+			o := u.Object
+			for _, p := range tt.dropped {
+				if _, ok, _ := unstructured.NestedFieldNoCopy(o, p...); ok {
+					t.Errorf("%v kept, want it dropped", p)
+				}
+			}
+			for _, p := range tt.kept {
+				if _, ok, _ := unstructured.NestedFieldNoCopy(o, p...); !ok {
+					t.Errorf("%v dropped, want it kept", p)
+				}
+			}
+			if tt.gvr == "endpointslices" {
+				ep := o["endpoints"].([]any)[0].(map[string]any)
+				if _, ok := ep["targetRef"]; ok || ep["nodeName"] != "n1" {
+					t.Errorf("endpoint = %v, want targetRef dropped and nodeName kept", ep)
+				}
+			}
+		})
+	}
+}
+
+// The decodings stand in client-go's stores for the objects: keyed as
+// client-go keys the objects, found again, replaced and deleted by key.
+func TestDecodedObjectInAStore(t *testing.T) {
+	tests := []struct {
+		name, namespace, want string
+	}{
+		{name: "node1", want: "node1"},
+		{name: "svc", namespace: "default", want: "default/svc"},
+	}
+	store := cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc)
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			u := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Service",
+				"metadata": map[string]any{"name": tt.name, "namespace": tt.namespace, "resourceVersion": "7"}}}
+			d := decodeObjectOf(gvrServices, u)
+			if got := d.key(); got != tt.want {
+				t.Errorf("key %q, want %q", got, tt.want)
+			}
+			if got, err := cache.MetaNamespaceKeyFunc(d); err != nil || got != tt.want {
+				t.Errorf("client-go's key %q (%v), want %q", got, err, tt.want)
+			}
+			if err := store.Add(d); err != nil {
+				t.Fatal(err)
+			}
+			if got, ok, err := store.GetByKey(tt.want); err != nil || !ok || got != d {
+				t.Errorf("GetByKey(%q) = %v, %v, %v; want the decoding", tt.want, got, ok, err)
+			}
+			gone := cache.DeletedFinalStateUnknown{Key: tt.want, Obj: d}
+			if got, err := cache.DeletionHandlingMetaNamespaceKeyFunc(gone); err != nil || got != tt.want {
+				t.Errorf("a deleted one's key %q (%v), want %q", got, err, tt.want)
+			}
+		})
+	}
+	if err := store.Replace([]any{}, "8"); err != nil || len(store.List()) != 0 {
+		t.Errorf("after Replace with nothing: %d objects (%v), want 0", len(store.List()), err)
+	}
+}
