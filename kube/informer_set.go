@@ -51,14 +51,15 @@ func (i *Inventory) startSetLocked(ctx context.Context) {
 	i.restartBackoff = min(max(2*i.restartBackoff, time.Second), time.Minute)
 	i.metrics.informerStarts.Inc()
 
-	all := dynamicinformer.NewDynamicSharedInformerFactory(i.dyn, 0)
+	lists := strippedLists{i.dyn} // each list page stripped as it comes (transform.go)
+	all := dynamicinformer.NewDynamicSharedInformerFactory(lists, 0)
 	ns := i.opts.Cluster.CiliumNamespace
 	if ns == "" {
 		ns = "kube-system"
 	}
 	// The ConfigMap informer only sees cilium-config in Cilium's namespace
 	// (RBAC restricts it to that name).
-	cfg := dynamicinformer.NewFilteredDynamicSharedInformerFactory(i.dyn, 0, ns,
+	cfg := dynamicinformer.NewFilteredDynamicSharedInformerFactory(lists, 0, ns,
 		func(o *metav1.ListOptions) { o.FieldSelector = "metadata.name=cilium-config" })
 	for _, gvr := range i.gvrs {
 		f := all

@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -186,5 +187,27 @@ func TestDecodedObjectInAStore(t *testing.T) {
 	}
 	if err := store.Replace([]any{}, "8"); err != nil || len(store.List()) != 0 {
 		t.Errorf("after Replace with nothing: %d objects (%v), want 0", len(store.List()), err)
+	}
+}
+
+// Each list page the informers read is stripped as it comes, before
+// client-go gathers the pages; an error goes through.
+func TestStripList(t *testing.T) {
+	page := &unstructured.UnstructuredList{Items: []unstructured.Unstructured{{Object: map[string]any{
+		"metadata": map[string]any{"name": "n1", "managedFields": []any{}},
+		"status":   map[string]any{"images": []any{"x"}, "addresses": []any{}}}}}}
+	l, err := stripList(gvrNodes)(page, nil)
+	if err != nil || l != page {
+		t.Fatalf("got %v, %v; want the page", l, err)
+	}
+	o := l.Items[0].Object
+	if _, ok, _ := unstructured.NestedFieldNoCopy(o, "status", "images"); ok {
+		t.Error("images kept")
+	}
+	if _, ok, _ := unstructured.NestedFieldNoCopy(o, "status", "addresses"); !ok {
+		t.Error("addresses dropped")
+	}
+	if _, err := stripList(gvrNodes)(nil, context.Canceled); err != context.Canceled {
+		t.Errorf("error %v, want it passed on", err)
 	}
 }
