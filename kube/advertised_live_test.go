@@ -27,9 +27,10 @@ func TestInventoryBadAdvertisement(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			inv := offlineInventory(t, InventoryOptions{})
 			s := testNodeSet(testNode("node1", "10.0.0.11"))
-			s.objects[gvr] = map[string]*unstructured.Unstructured{
-				"good": testAdvert("good", "PodCIDR", map[string]any{"communities": map[string]any{"standard": []any{"65010:200"}}}),
-				"bad":  testAdvert("bad", "Service", tc.attrs),
+			s.objects[gvr] = map[string]*decodedObject{
+				"good": decodeObjectOf(gvr, testAdvert("good", "PodCIDR",
+					map[string]any{"communities": map[string]any{"standard": []any{"65010:200"}}})),
+				"bad": decodeObjectOf(gvr, testAdvert("bad", "Service", tc.attrs)),
 			}
 			inv.vipGVRs = []schema.GroupVersionResource{gvr}
 			inv.pending = s

@@ -7,14 +7,14 @@
 // the cilium-config ConfigMap (in Cilium's namespace), CiliumNodes, the pool CRDs
 // (the newest version the API server serves; without them the inventory
 // runs degraded), LoadBalancer Services, EndpointSlices and Cilium's BGP
-// resources. A transform (transform.go) strips what no rule reads before an
-// object enters their store. After a watch failure or an unreachable API
-// server a new generation of informers lists everything again and replaces
-// the old one once synced; the probe loop (inventory_probe.go) says when the
-// inventory can be trusted (Status) and deleted Nodes are remembered for a
-// while (tombstones). Inventory.Cluster translates the objects into a
-// validator.Cluster once per change, decoding again only the objects that
-// changed (decode_cache.go).
+// resources. A transform (transform.go) decodes each object, with the
+// decoders kubectl output goes through, before it enters their store, which
+// keeps only that decoding (decodedObject). After a watch failure or an
+// unreachable API server a new generation of informers lists everything
+// again and replaces the old one once synced; the probe loop
+// (inventory_probe.go) says when the inventory can be trusted (Status) and
+// deleted Nodes are remembered for a while (tombstones). Inventory.Cluster
+// translates the decoded objects into a validator.Cluster once per change.
 //
 // Offline (check, roas, validate-config): ReadFiles decodes kubectl output
 // (JSON or YAML, Lists, single objects or multi-document files) into

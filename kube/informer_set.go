@@ -3,11 +3,11 @@ package kube
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/tools/cache"
@@ -29,7 +29,7 @@ type informerSet struct {
 	synced []cache.InformerSynced
 	// listed tells, by resource, whether its handler has had the first list.
 	listedBy map[schema.GroupVersionResource]cache.InformerSynced
-	objects  map[schema.GroupVersionResource]map[string]*unstructured.Unstructured
+	objects  map[schema.GroupVersionResource]map[string]*decodedObject
 	started  time.Time
 	listed   time.Time // when every handler had its first list; guarded by Inventory.mu
 	promoted time.Time
@@ -45,20 +45,21 @@ func (i *Inventory) startSetLocked(ctx context.Context) {
 	}
 	sctx, cancel := context.WithCancel(ctx)
 	s := &informerSet{cancel: cancel, started: time.Now(), listedBy: map[schema.GroupVersionResource]cache.InformerSynced{},
-		objects: map[schema.GroupVersionResource]map[string]*unstructured.Unstructured{}}
+		objects: map[schema.GroupVersionResource]map[string]*decodedObject{}}
 	i.pending = s
 	i.restartAt = s.started.Add(i.restartBackoff)
 	i.restartBackoff = min(max(2*i.restartBackoff, time.Second), time.Minute)
 	i.metrics.informerStarts.Inc()
 
-	all := dynamicinformer.NewDynamicSharedInformerFactory(i.dyn, 0)
+	lists := strippedLists{i.dyn} // each list page stripped as it comes (transform.go)
+	all := dynamicinformer.NewDynamicSharedInformerFactory(lists, 0)
 	ns := i.opts.Cluster.CiliumNamespace
 	if ns == "" {
 		ns = "kube-system"
 	}
 	// The ConfigMap informer only sees cilium-config in Cilium's namespace
 	// (RBAC restricts it to that name).
-	cfg := dynamicinformer.NewFilteredDynamicSharedInformerFactory(i.dyn, 0, ns,
+	cfg := dynamicinformer.NewFilteredDynamicSharedInformerFactory(lists, 0, ns,
 		func(o *metav1.ListOptions) { o.FieldSelector = "metadata.name=cilium-config" })
 	for _, gvr := range i.gvrs {
 		f := all
@@ -66,7 +67,7 @@ func (i *Inventory) startSetLocked(ctx context.Context) {
 			f = cfg
 		}
 		inf := f.ForResource(gvr).Informer()
-		// Before Start: what no rule reads never enters the store (transform.go).
+		// Before Start: the store keeps each object's decoding, not the object (transform.go).
 		_ = inf.SetTransform(transformFor(gvr))
 		_ = inf.SetWatchErrorHandler(func(_ *cache.Reflector, err error) { i.watchFailed(s, gvr, err) })
 		reg, _ := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
@@ -192,6 +193,7 @@ func (i *Inventory) promote(s *informerSet) {
 	i.live, i.pending = s, nil
 	i.objects = s.objects
 	i.status.Synced = true
+	i.releaseAfterBuildLocked()
 	ev := i.log.Debug()
 	if old == nil {
 		ev = i.log.Info() // once, at start: how long the first list took (BENCHMARKS.md reads it)
@@ -216,3 +218,34 @@ func (i *Inventory) stopSets() {
 	i.mu.Unlock()
 	i.sets.Wait()
 }
+
+// After a set of informers is promoted, what its lists needed is garbage:
+// the API server's list bodies, the unstructured objects and the YAML trees
+// the transform decoded them from (and, after an outage, the previous set's
+// objects). The runtime keeps the heap it grew to for them: its next
+// collection is paced on the heap live at the last one, taken while the
+// lists were being read, and with informers only trickling in changes that
+// collection does not come for a long time, so the process keeps the
+// start-up's memory (hack/bench/notes.md, "Cluster scale": at 1,000 nodes,
+// steady RSS 215 MB without this, 125 MB with it, the bare-informer floor
+// 144 MB). So after the first translation of a promoted set, once, the
+// inventory collects and returns the free memory to the OS
+// (debug.FreeOSMemory: one full collection, in its own goroutine, beside the
+// validation).
+
+// releaseAfterBuildLocked schedules the release for after the next
+// successful translation.
+func (i *Inventory) releaseAfterBuildLocked() { i.releaseDue = true }
+
+// releaseIfDueLocked starts the release when one is due.
+func (i *Inventory) releaseIfDueLocked() {
+	if !i.releaseDue {
+		return
+	}
+	i.releaseDue = false
+	i.release()
+}
+
+// freeOSMemory is the release (a test's counter in tests): in its own
+// goroutine, as the full collection takes a while at scale.
+func freeOSMemory() { go debug.FreeOSMemory() }

@@ -1,18 +1,14 @@
 package kube
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"time"
 
-	"gopkg.in/yaml.v3"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/tools/cache"
 
 	"github.com/routewarden/routewarden/validator"
 )
@@ -95,8 +91,8 @@ func (i *Inventory) served(gvr schema.GroupVersionResource) (bool, error) {
 // changes are changes of the inventory; a pending set fills its own objects
 // until it is promoted; a stopped set's late events are dropped.
 func (i *Inventory) upsert(s *informerSet, gvr schema.GroupVersionResource, obj any) {
-	u, ok := obj.(*unstructured.Unstructured)
-	if !ok {
+	d := decodedOf(gvr, obj)
+	if d == nil {
 		return
 	}
 	i.mu.Lock()
@@ -105,25 +101,22 @@ func (i *Inventory) upsert(s *informerSet, gvr schema.GroupVersionResource, obj 
 		return
 	}
 	if s.objects[gvr] == nil {
-		s.objects[gvr] = map[string]*unstructured.Unstructured{}
+		s.objects[gvr] = map[string]*decodedObject{}
 	}
-	s.objects[gvr][objectKey(u)] = u
+	s.objects[gvr][d.key()] = d
 	if s != i.live {
 		return
 	}
 	if gvr == gvrNodes {
 		// A node that comes back is no longer deleted.
-		i.tombstones = slices.DeleteFunc(i.tombstones, func(d validator.DeletedNode) bool { return d.Name == u.GetName() })
+		i.tombstones = slices.DeleteFunc(i.tombstones, func(t validator.DeletedNode) bool { return t.Name == d.name })
 	}
 	i.bumpLocked()
 }
 
 func (i *Inventory) remove(s *informerSet, gvr schema.GroupVersionResource, obj any) {
-	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		obj = t.Obj
-	}
-	u, ok := obj.(*unstructured.Unstructured)
-	if !ok {
+	d := decodedOf(gvr, obj)
+	if d == nil {
 		return
 	}
 	i.mu.Lock()
@@ -132,35 +125,31 @@ func (i *Inventory) remove(s *informerSet, gvr schema.GroupVersionResource, obj 
 		return
 	}
 	if s != i.live {
-		delete(s.objects[gvr], objectKey(u))
+		delete(s.objects[gvr], d.key())
 		return
 	}
 	if gvr == gvrNodes {
-		i.tombstones = append(i.tombstones, i.tombstoneLocked(u))
+		i.tombstones = append(i.tombstones, i.tombstoneLocked(d))
 	}
-	delete(s.objects[gvr], objectKey(u))
+	delete(s.objects[gvr], d.key())
 	i.bumpLocked()
 }
 
 // tombstoneLocked remembers a deleted node's addresses and CIDRs, so that a
 // finding can say which node a stale route belonged to.
-func (i *Inventory) tombstoneLocked(u *unstructured.Unstructured) validator.DeletedNode {
-	d := validator.DeletedNode{Name: u.GetName(), DeletedAt: time.Now()}
-	var n Node
-	if decodeUnstructured(u, &n) == nil {
-		if vn, err := ToNode(&n); err == nil {
+func (i *Inventory) tombstoneLocked(node *decodedObject) validator.DeletedNode {
+	d := validator.DeletedNode{Name: node.name, DeletedAt: time.Now()}
+	if node.err == nil && len(node.objs.Nodes) == 1 {
+		if vn, err := ToNode(&node.objs.Nodes[0].Object); err == nil {
 			d.Addresses, d.CIDRs = vn.Addresses, vn.PodCIDRs
 		}
 	}
-	if cu, ok := i.objects[gvrCiliumNodes][u.GetName()]; ok {
-		var cn CiliumNode
-		if decodeUnstructured(cu, &cn) == nil {
-			vc := ToCiliumNode(&cn)
-			d.Addresses = append(d.Addresses, vc.Addresses...)
-			d.CIDRs = append(d.CIDRs, vc.PodCIDRs...)
-			for _, p := range vc.Pools {
-				d.CIDRs = append(d.CIDRs, p.CIDRs...)
-			}
+	if cn, ok := i.objects[gvrCiliumNodes][node.name]; ok && cn.err == nil && len(cn.objs.CiliumNodes) == 1 {
+		vc := ToCiliumNode(&cn.objs.CiliumNodes[0].Object)
+		d.Addresses = append(d.Addresses, vc.Addresses...)
+		d.CIDRs = append(d.CIDRs, vc.PodCIDRs...)
+		for _, p := range vc.Pools {
+			d.CIDRs = append(d.CIDRs, p.CIDRs...)
 		}
 	}
 	return d
@@ -170,14 +159,4 @@ func (i *Inventory) pruneTombstonesLocked(now time.Time) {
 	i.tombstones = slices.DeleteFunc(i.tombstones, func(d validator.DeletedNode) bool {
 		return now.Sub(d.DeletedAt) > i.opts.TombstoneTTL
 	})
-}
-
-// decodeUnstructured reads an object into routewarden's own types (the same
-// decoding as for kubectl output).
-func decodeUnstructured(u *unstructured.Unstructured, into any) error {
-	data, err := json.Marshal(u.Object)
-	if err != nil {
-		return err
-	}
-	return yaml.Unmarshal(data, into)
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
@@ -60,7 +59,7 @@ type Inventory struct {
 	metrics *inventoryMetrics
 
 	mu         sync.RWMutex
-	objects    map[schema.GroupVersionResource]map[string]*unstructured.Unstructured // the live set's
+	objects    map[schema.GroupVersionResource]map[string]*decodedObject // the live set's
 	tombstones []validator.DeletedNode
 	status     Status
 	version    uint64
@@ -84,8 +83,10 @@ type Inventory struct {
 	// built is Cluster's last translation of the objects (without tombstones),
 	// valid while version and the watched resources are those it was built at.
 	built *builtCluster
-	// decoded is each object's decoding at the last build (decode_cache.go).
-	decoded decodeCache
+	// releaseDue: a promoted set's first translation is to be followed by
+	// returning the memory its lists needed (informer_set.go), by release.
+	releaseDue bool
+	release    func()
 }
 
 // builtCluster is a cached translation of the inventory's objects.
@@ -113,8 +114,8 @@ func NewInventory(cfg *rest.Config, opts InventoryOptions, log zerolog.Logger, r
 		opts.ProbeInterval = 5 * time.Second
 	}
 	inv := &Inventory{opts: opts, log: log.With().Str("component", "kube").Logger(), dyn: dyn, disc: disc,
-		objects: map[schema.GroupVersionResource]map[string]*unstructured.Unstructured{},
-		changed: make(chan struct{}, 1), synced: make(chan *informerSet, 1), status: Status{Reason: "informers not synced yet", Since: time.Now()}}
+		objects: map[schema.GroupVersionResource]map[string]*decodedObject{},
+		release: freeOSMemory, changed: make(chan struct{}, 1), synced: make(chan *informerSet, 1), status: Status{Reason: "informers not synced yet", Since: time.Now()}}
 	if inv.metrics, err = newInventoryMetrics(reg, inv); err != nil {
 		return nil, err
 	}
@@ -141,7 +142,7 @@ func (i *Inventory) bumpLocked() {
 }
 
 // Cluster translates the current objects into the validator's model. The
-// translation (every object encoded and decoded again) is done once per
+// translation (of every object's decoding, made when it arrived) is done once per
 // version: while nothing changed, callers get a shallow copy of the cached
 // one, with the tombstones (which expire by time alone) freshly listed. The
 // slices other than Deleted are shared between callers, who must not modify
@@ -158,6 +159,7 @@ func (i *Inventory) Cluster(now time.Time) (*validator.Cluster, uint64, error) {
 			return nil, i.version, err
 		}
 		i.built = &builtCluster{version: i.version, gvrs: gvrs, cluster: c}
+		i.releaseIfDueLocked()
 	}
 	c := *i.built.cluster
 	c.Deleted = append([]validator.DeletedNode(nil), i.tombstones...)
@@ -168,20 +170,16 @@ func (i *Inventory) Cluster(now time.Time) (*validator.Cluster, uint64, error) {
 // buildClusterLocked translates the objects of the resources gvrs.
 func (i *Inventory) buildClusterLocked(gvrs []schema.GroupVersionResource) (*validator.Cluster, error) {
 	objs := &Objects{}
-	next := decodeCache{}
 	for _, gvr := range gvrs {
-		for name, u := range i.objects[gvr] {
-			one, err := i.decoded.decode(next, gvr, name, u)
-			if err == nil {
-				objs.add(one)
-			}
-			if err != nil {
-				i.log.Warn().Err(err).Str("object", gvr.Resource+"/"+name).Msg("ignoring an object routewarden cannot read")
+		for name, d := range i.objects[gvr] {
+			if d.err != nil {
+				i.log.Warn().Err(d.err).Str("object", gvr.Resource+"/"+name).Msg("ignoring an object routewarden cannot read")
 				i.metrics.badObjects.Inc()
+				continue
 			}
+			objs.add(d.objs) // decoded once, by the informer's transform
 		}
 	}
-	i.decoded = next
 	// The Services informer runs once Run has started: no Service means none.
 	objs.ServicesRead = objs.ServicesRead || len(i.vipGVRs) > 0
 	opts := i.opts.Cluster

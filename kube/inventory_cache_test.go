@@ -20,6 +20,8 @@ func TestClusterCachedPerVersion(t *testing.T) {
 	inv := offlineInventory(t, InventoryOptions{TombstoneTTL: time.Minute})
 	node, set := testNode, testNodeSet
 	promote := func(s *informerSet) { inv.pending = s; inv.promote(s) }
+	released := 0
+	inv.release = func() { released++ }
 	start := time.Now()
 	var prev *validator.Cluster
 	for _, tc := range []struct {
@@ -30,28 +32,31 @@ func TestClusterCachedPerVersion(t *testing.T) {
 		nodes    []string
 		deleted  []string
 		services bool
+		released int // memory released after a promoted set's first translation (informer_set.go), so far
 	}{
 		{name: "first informers synced", change: func() { promote(set(node("node1", "10.0.0.11"))) },
-			rebuilt: true, nodes: []string{"node1"}},
-		{name: "nothing changed", nodes: []string{"node1"}},
+			rebuilt: true, nodes: []string{"node1"}, released: 1},
+		{name: "nothing changed", nodes: []string{"node1"}, released: 1},
 		{name: "a caller modified its Deleted", change: func() { prev.Deleted = append(prev.Deleted, validator.DeletedNode{Name: "x"}) },
-			nodes: []string{"node1"}},
+			nodes: []string{"node1"}, released: 1},
 		{name: "a node added", change: func() { inv.upsert(inv.live, gvrNodes, node("node2", "10.0.0.12")) },
-			rebuilt: true, nodes: []string{"node1", "node2"}},
+			rebuilt: true, nodes: []string{"node1", "node2"}, released: 1},
 		{name: "a node deleted", change: func() { inv.remove(inv.live, gvrNodes, node("node2", "10.0.0.12")) },
-			rebuilt: true, nodes: []string{"node1"}, deleted: []string{"node2"}},
-		{name: "nothing changed, tombstone young", at: 30 * time.Second, nodes: []string{"node1"}, deleted: []string{"node2"}},
-		{name: "nothing changed, tombstone expired", at: 2 * time.Minute, nodes: []string{"node1"}},
+			rebuilt: true, nodes: []string{"node1"}, deleted: []string{"node2"}, released: 1},
+		{name: "nothing changed, tombstone young", at: 30 * time.Second, nodes: []string{"node1"}, deleted: []string{"node2"},
+			released: 1},
+		{name: "nothing changed, tombstone expired", at: 2 * time.Minute, nodes: []string{"node1"}, released: 1},
 		{name: "a pending set's event", change: func() {
 			inv.pending = set()
 			inv.upsert(inv.pending, gvrNodes, node("node9", "10.0.0.19"))
-		}, at: 2 * time.Minute, nodes: []string{"node1"}},
+		}, at: 2 * time.Minute, nodes: []string{"node1"}, released: 1},
 		{name: "informers replaced after an outage", at: 2 * time.Minute,
 			change:  func() { promote(set(node("node1", "10.0.0.11"), node("node3", "10.0.0.13"))) },
-			rebuilt: true, nodes: []string{"node1", "node3"}},
+			rebuilt: true, nodes: []string{"node1", "node3"}, released: 2},
 		{name: "Services watched", at: 2 * time.Minute, change: func() { inv.vipGVRs = []schema.GroupVersionResource{gvrServices} },
-			rebuilt: true, nodes: []string{"node1", "node3"}, services: true},
-		{name: "nothing changed at last", at: 2 * time.Minute, nodes: []string{"node1", "node3"}, services: true},
+			rebuilt: true, nodes: []string{"node1", "node3"}, services: true, released: 2},
+		{name: "nothing changed at last", at: 2 * time.Minute, nodes: []string{"node1", "node3"}, services: true,
+			released: 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.change != nil {
@@ -69,6 +74,9 @@ func TestClusterCachedPerVersion(t *testing.T) {
 				deleted = append(deleted, d.Name)
 			}
 			slices.Sort(nodes)
+			if released != tc.released {
+				t.Errorf("memory released %d times, want %d", released, tc.released)
+			}
 			if !slices.Equal(nodes, tc.nodes) || !slices.Equal(deleted, tc.deleted) || c.ServicesKnown != tc.services {
 				t.Errorf("nodes %v, deleted %v, services %v; want %v, %v, %v", nodes, deleted, c.ServicesKnown,
 					tc.nodes, tc.deleted, tc.services)

@@ -132,10 +132,10 @@ func testNode(name, ip string) *unstructured.Unstructured {
 
 // testNodeSet is an informer set that holds these Nodes and nothing else.
 func testNodeSet(nodes ...*unstructured.Unstructured) *informerSet {
-	s := &informerSet{cancel: func() {}, objects: map[schema.GroupVersionResource]map[string]*unstructured.Unstructured{
+	s := &informerSet{cancel: func() {}, objects: map[schema.GroupVersionResource]map[string]*decodedObject{
 		gvrNodes: {}}}
 	for _, n := range nodes {
-		s.objects[gvrNodes][n.GetName()] = n
+		s.objects[gvrNodes][n.GetName()] = decodeObjectOf(gvrNodes, n)
 	}
 	return s
 }

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/rs/zerolog"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
 )
@@ -58,15 +57,6 @@ func (i *Inventory) vipResources() ([]schema.GroupVersionResource, error) {
 	i.mu.Unlock()
 	i.log.Debug().Interface("resources", gvrs).Msg("watching Services and BGP objects for the VIP rules")
 	return gvrs, nil
-}
-
-// objectKey keys an informer's objects: "namespace/name", or the name of a
-// cluster-scoped object.
-func objectKey(u *unstructured.Unstructured) string {
-	if ns := u.GetNamespace(); ns != "" {
-		return ns + "/" + u.GetName()
-	}
-	return u.GetName()
 }
 
 // clusterResourcesLocked are the resources Cluster translates, VIP ones included.
