@@ -150,37 +150,11 @@ func (cp *controlPlane) load(ctx context.Context, nodes, services, workers int) 
 			return 0, fmt.Errorf("creating %s %s: %w", u.GetKind(), u.GetName(), err)
 		}
 	}
-	err := parallel(ctx, nodes, workers, func(i int) error {
-		n := benchNode(i)
-		created, err := cp.kc.CoreV1().Nodes().Create(ctx, n, metav1.CreateOptions{})
-		if err != nil {
-			return fmt.Errorf("creating Node %s: %w", n.Name, err)
-		}
-		created.Status = n.Status
-		if _, err := cp.kc.CoreV1().Nodes().UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
-			return fmt.Errorf("writing Node %s's status: %w", n.Name, err)
-		}
-		if _, err := cp.dyn.Resource(gvrCiliumNodesBench).Create(ctx, benchCiliumNode(i), metav1.CreateOptions{}); err != nil {
-			return fmt.Errorf("creating CiliumNode %s: %w", n.Name, err)
-		}
-		return nil
-	})
+	err := parallel(ctx, nodes, workers, func(i int) error { return cp.createNode(ctx, i) })
 	if err != nil {
 		return 0, err
 	}
-	err = parallel(ctx, services, workers, func(j int) error {
-		s := benchService(j)
-		created, err := cp.kc.CoreV1().Services(benchNamespace).Create(ctx, s, metav1.CreateOptions{})
-		if err != nil {
-			return fmt.Errorf("creating Service %s: %w", s.Name, err)
-		}
-		created.Status = s.Status
-		if _, err := cp.kc.CoreV1().Services(benchNamespace).UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
-			return fmt.Errorf("writing Service %s's status: %w", s.Name, err)
-		}
-		_, err = cp.kc.DiscoveryV1().EndpointSlices(benchNamespace).Create(ctx, benchSlice(j, nodes), metav1.CreateOptions{})
-		return err
-	})
+	err = parallel(ctx, services, workers, func(j int) error { return cp.createService(ctx, j, nodes, true) })
 	return time.Since(start), err
 }
 

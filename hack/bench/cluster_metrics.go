@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Requests counts the API server's requests by "VERB resource", from its own
@@ -93,4 +94,37 @@ func (r Requests) maxPerResource(verb string) float64 {
 		}
 	}
 	return m
+}
+
+// cachedKinds are the watched resources with more objects than one page of a
+// list from etcd (500): until the API server's watch cache of one has
+// initialised (after a restart, the outage), a list of it is served from
+// etcd page by page, each page a LIST in apiserver_request_total.
+var cachedKinds = []string{"nodes", "ciliumnodes", "services", "endpointslices"}
+
+var cacheInitLine = regexp.MustCompile(`^apiserver_watch_cache_initializations_total\{([^}]*)\} ([0-9.e+]+)$`)
+
+// waitWatchCaches waits until the watch caches of cachedKinds have
+// initialised, so that a watcher started next lists from the cache (one LIST
+// per resource), as it would from a long-running API server.
+func (cp *controlPlane) waitWatchCaches(ctx context.Context) (time.Duration, error) {
+	start := time.Now()
+	err := waitFor(2*time.Minute, 100*time.Millisecond, "the API server's watch caches", func() (bool, error) {
+		body, err := cp.kc.RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
+		if err != nil {
+			return false, ctx.Err()
+		}
+		ready := map[string]bool{}
+		for _, line := range strings.Split(string(body), "\n") {
+			if m := cacheInitLine.FindStringSubmatch(line); m != nil && m[2] != "0" {
+				for _, p := range labelPair.FindAllStringSubmatch(m[1], -1) {
+					if p[1] == "resource" {
+						ready[p[2]] = true
+					}
+				}
+			}
+		}
+		return !slices.ContainsFunc(cachedKinds, func(k string) bool { return !ready[k] }), ctx.Err()
+	})
+	return time.Since(start), err
 }
