@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
 )
 
 // routewarden's findings API, as the harness reads it.
@@ -46,4 +49,26 @@ func steadyVerdict(api string, p *ClusterProc) error {
 func staleFiring(api, prefix string) bool {
 	f, err := getFindings(api, url.Values{"rule": {"stale-route"}, "firing": {"true"}, "prefix": {prefix}})
 	return err == nil && f.Total > 0
+}
+
+// validationStats are routewarden's validations so far and the seconds they took.
+func validationStats(api string) (n, sec float64) {
+	resp, err := http.Get(api + "/metrics")
+	if err != nil {
+		return 0, 0
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		name, v, ok := strings.Cut(sc.Text(), " ")
+		f, _ := strconv.ParseFloat(v, 64)
+		switch {
+		case !ok:
+		case name == "routewarden_validations_total":
+			n = f
+		case name == "routewarden_validation_duration_seconds_sum":
+			sec = f
+		}
+	}
+	return n, sec
 }

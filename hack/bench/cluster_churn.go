@@ -41,6 +41,8 @@ type ChurnResult struct {
 	ServiceDeletes int       `json:"serviceDeletes"`
 	AlertMs        []float64 `json:"deleteToAlertMs"` // one per node delete, sorted
 	Missed         int       `json:"missed"`          // deletes whose alert did not come within alertTimeout
+	Validations    int       `json:"validations"`     // routewarden's validations during the churn
+	ValidationSec  float64   `json:"validationSec"`   // and the seconds they took
 	Err            string    `json:"error,omitempty"`
 }
 

@@ -52,7 +52,12 @@ func startControlPlane(repo, dir string) (*controlPlane, error) {
 
 // start starts (or, after stop, restarts on the same data) etcd and kube-apiserver.
 func (cp *controlPlane) start() error {
-	out, err := exec.Command(filepath.Join(cp.repo, "hack", "kube-env.sh"), "start", cp.dir).CombinedOutput()
+	cmd := exec.Command(filepath.Join(cp.repo, "hack", "kube-env.sh"), "start", cp.dir)
+	// Every Service is a LoadBalancer with externalTrafficPolicy Local, which
+	// takes a health-check node port: more than the default range's 2,768.
+	cmd.Env = append(os.Environ(), "KUBE_ENV_APISERVER_ARGS="+os.Getenv("KUBE_ENV_APISERVER_ARGS")+
+		" --service-node-port-range=30000-59999")
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("starting kube-apiserver and etcd: %v\n%s", err, out)
 	}

@@ -170,7 +170,10 @@ func measure(ctx context.Context, cp *controlPlane, w watcher, o ClusterOptions,
 			return fail(err)
 		}
 		if o.ChurnFor > 0 {
+			n0, s0 := validationStats(w.api)
 			ch := churn(ctx, cp, o, o.ChurnFor, func(prefix string) bool { return staleFiring(w.api, prefix) })
+			n1, s1 := validationStats(w.api)
+			ch.Validations, ch.ValidationSec = int(n1-n0), s1-s0
 			p.Churn = &ch
 		}
 	}
