@@ -99,23 +99,28 @@ func churn(ctx context.Context, cp *controlPlane, o ClusterOptions, d time.Durat
 		return err
 	})
 	every(o.Churn.NodeCycles, func(n int) error {
-		i := o.Nodes - 1 - n%o.Nodes
-		ms, deleted, err := cp.nodeCycle(i, firing)
-		mu.Lock()
-		defer mu.Unlock()
-		if deleted {
-			res.NodeDeletes++
-		}
-		switch {
-		case ms >= 0:
-			res.AlertMs = append(res.AlertMs, ms)
-		case deleted:
-			res.Missed++
-		}
-		if err == nil {
-			res.NodeAdds++
-		}
-		return err
+		// Each cycle on its own: a slow alert does not slow the rate down.
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ms, deleted, err := cp.nodeCycle(o.Nodes-1-n%o.Nodes, firing)
+			mu.Lock()
+			if deleted {
+				res.NodeDeletes++
+			}
+			switch {
+			case ms >= 0:
+				res.AlertMs = append(res.AlertMs, ms)
+			case deleted:
+				res.Missed++
+			}
+			if err == nil {
+				res.NodeAdds++
+			}
+			mu.Unlock()
+			fail(err)
+		}()
+		return nil
 	})
 	every(o.Churn.ServiceCycles, func(n int) error {
 		j := o.Services + n%1000

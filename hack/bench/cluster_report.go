@@ -32,8 +32,8 @@ func writeCluster(b *strings.Builder, res *Results, png string) {
 		"window, then the API server and etcd are stopped for **%s** and started again, and the %s after the restart "+
 		"are counted. The **floor** is `bench floor` (hack/bench/cluster_floor.go): client-go typed informers for "+
 		"Nodes, Services, EndpointSlices and cilium-config, dynamic ones for Cilium's CRDs, with transforms dropping "+
-		"what no rule reads, holding nothing else. `routewarden-base`, when present, is routewarden before the "+
-		"informer transforms (commit 04e09da). Requests are the API server's own `apiserver_request_total` for the "+
+		"what no rule reads, holding nothing else. `routewarden-base`, when present, is an older build given with "+
+		"`-routewarden-base` (hack/bench/notes.md says which). Requests are the API server's own `apiserver_request_total` for the "+
 		"watched resources (subresources excluded); after the outage they are counted from the restart, and so "+
 		"include the API server's own loopback clients (it lists and watches ConfigMaps, Services, Nodes and "+
 		"EndpointSlices itself), in both rows. Before each watcher starts, the harness waits until the API "+

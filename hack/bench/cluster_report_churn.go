@@ -55,7 +55,8 @@ func writeClusterRoutes(b *strings.Builder, c *ClusterResult) {
 }
 
 func churnRateText(r ChurnRates) string {
-	return fmt.Sprintf("%g endpoint flips/s, %g node deletes + re-adds/s, %g Service creates + deletes/s",
+	return fmt.Sprintf("%g endpoint flips, %g node deletes (each node created again) and %g Service creates "+
+		"(each deleted again) a second",
 		r.EndpointFlips, r.NodeCycles, r.ServiceCycles)
 }
 
