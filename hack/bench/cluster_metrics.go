@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // Requests counts the API server's requests by "VERB resource", from its own
@@ -109,6 +112,12 @@ var cacheInitLine = regexp.MustCompile(`^apiserver_watch_cache_initializations_t
 // per resource), as it would from a long-running API server.
 func (cp *controlPlane) waitWatchCaches(ctx context.Context) (time.Duration, error) {
 	start := time.Now()
+	// A custom resource's storage, and its watch cache, is made on the
+	// resource's first request after a restart (kube-apiserver.log says
+	// "cacher initialized" for CiliumNodes only then): ask for one object.
+	if _, err := cp.dyn.Resource(gvrCiliumNodesBench).List(ctx, metav1.ListOptions{Limit: 1}); err != nil {
+		return 0, fmt.Errorf("listing a CiliumNode: %w", err)
+	}
 	err := waitFor(2*time.Minute, 100*time.Millisecond, "the API server's watch caches", func() (bool, error) {
 		body, err := cp.kc.RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
 		if err != nil {
