@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -182,6 +183,9 @@ func (cp *controlPlane) nodeCycle(i int, firing func(prefix string) bool) (ms fl
 func (cp *controlPlane) createNode(ctx context.Context, i int) error {
 	n := benchNode(i)
 	created, err := cp.kc.CoreV1().Nodes().Create(ctx, n, metav1.CreateOptions{})
+	if apierrors.IsAlreadyExists(err) { // a retry (retried) of a create that timed out
+		created, err = cp.kc.CoreV1().Nodes().Get(ctx, n.Name, metav1.GetOptions{})
+	}
 	if err != nil {
 		return fmt.Errorf("creating Node %s: %w", n.Name, err)
 	}
@@ -189,7 +193,8 @@ func (cp *controlPlane) createNode(ctx context.Context, i int) error {
 	if _, err := cp.kc.CoreV1().Nodes().UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
 		return fmt.Errorf("writing Node %s's status: %w", n.Name, err)
 	}
-	if _, err := cp.dyn.Resource(gvrCiliumNodesBench).Create(ctx, benchCiliumNode(i), metav1.CreateOptions{}); err != nil {
+	_, err = cp.dyn.Resource(gvrCiliumNodesBench).Create(ctx, benchCiliumNode(i), metav1.CreateOptions{})
+	if err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("creating CiliumNode %s: %w", n.Name, err)
 	}
 	return nil
@@ -203,6 +208,9 @@ func (cp *controlPlane) createService(ctx context.Context, j, nodes int, announc
 		delete(s.Labels, "announce")
 	}
 	created, err := cp.kc.CoreV1().Services(benchNamespace).Create(ctx, s, metav1.CreateOptions{})
+	if apierrors.IsAlreadyExists(err) {
+		created, err = cp.kc.CoreV1().Services(benchNamespace).Get(ctx, s.Name, metav1.GetOptions{})
+	}
 	if err != nil {
 		return fmt.Errorf("creating Service %s: %w", s.Name, err)
 	}
@@ -210,7 +218,8 @@ func (cp *controlPlane) createService(ctx context.Context, j, nodes int, announc
 	if _, err := cp.kc.CoreV1().Services(benchNamespace).UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
 		return fmt.Errorf("writing Service %s's status: %w", s.Name, err)
 	}
-	if _, err = cp.kc.DiscoveryV1().EndpointSlices(benchNamespace).Create(ctx, benchSlice(j, nodes), metav1.CreateOptions{}); err != nil {
+	_, err = cp.kc.DiscoveryV1().EndpointSlices(benchNamespace).Create(ctx, benchSlice(j, nodes), metav1.CreateOptions{})
+	if err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("creating Service %s's EndpointSlice: %w", s.Name, err)
 	}
 	return nil

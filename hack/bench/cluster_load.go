@@ -14,6 +14,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
@@ -155,11 +156,13 @@ func (cp *controlPlane) load(ctx context.Context, nodes, services, workers int) 
 			return 0, fmt.Errorf("creating %s %s: %w", u.GetKind(), u.GetName(), err)
 		}
 	}
-	err := parallel(ctx, nodes, workers, func(i int) error { return cp.createNode(ctx, i) })
+	err := parallel(ctx, nodes, workers, func(i int) error { return retried(ctx, func() error { return cp.createNode(ctx, i) }) })
 	if err != nil {
 		return 0, err
 	}
-	err = parallel(ctx, services, workers, func(j int) error { return cp.createService(ctx, j, nodes, true) })
+	err = parallel(ctx, services, workers, func(j int) error {
+		return retried(ctx, func() error { return cp.createService(ctx, j, nodes, true) })
+	})
 	return time.Since(start), err
 }
 
@@ -189,4 +192,18 @@ func parallel(ctx context.Context, n, workers int, f func(int) error) error {
 	}
 	wg.Wait()
 	return firstErr
+}
+
+// retried runs f again, up to 5 times, after an error an overloaded API
+// server gives (a timeout, 429, 5xx); f must be safe to run again.
+func retried(ctx context.Context, f func() error) error {
+	for attempt := 0; ; attempt++ {
+		err := f()
+		if err == nil || attempt == 4 || ctx.Err() != nil || !(apierrors.IsTimeout(err) ||
+			apierrors.IsServerTimeout(err) || apierrors.IsTooManyRequests(err) || apierrors.IsInternalError(err) ||
+			apierrors.IsServiceUnavailable(err)) {
+			return err
+		}
+		time.Sleep(time.Second << attempt)
+	}
 }
