@@ -19,6 +19,8 @@ type vipState struct {
 	svcs [][]*Service
 	// addrs are the distinct VIPs, sorted.
 	addrs []netip.Addr
+	// announcers are the Services' expected announcers (vip_expected.go).
+	announcers *AnnouncerIndex
 }
 
 func (v *vipState) lookup(a netip.Addr) (int32, bool) {
@@ -54,6 +56,7 @@ func (s *Snapshot) vips() *vipState {
 			}
 		}
 		slices.SortFunc(v.addrs, netip.Addr.Compare)
+		v.announcers = NewAnnouncerIndex(s.Cluster)
 	})
 	return v
 }

@@ -47,7 +47,7 @@ func (vipMissingNode) CheckPrefix(s *Snapshot, p netip.Prefix, report func(Findi
 		if !svc.Announced || svc.ReadyEndpoints() == 0 {
 			continue
 		}
-		for _, n := range ExpectedAnnouncers(c, svc) {
+		for _, n := range s.vips().announcers.Expected(svc) {
 			if !n.Ready || !s.Options.InScope(n) || slices.Contains(announcers, n.Name) {
 				continue
 			}

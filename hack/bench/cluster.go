@@ -21,6 +21,8 @@ type ClusterOptions struct {
 	Outage   time.Duration `json:"outageNs"` // the API outage
 	After    time.Duration `json:"afterNs"`  // the window counted after the outage
 	Workers  int           `json:"workers"`
+	ChurnFor time.Duration `json:"churnNs"` // the churn, after the steady window (routewarden only)
+	Churn    ChurnRates    `json:"churnRates"`
 }
 
 // ClusterResult is the cluster-scale part of a run.
@@ -34,20 +36,26 @@ type ClusterResult struct {
 
 // ClusterProc is one watcher (the floor, or routewarden run) measured.
 type ClusterProc struct {
-	Name        string    `json:"name"`
-	SyncSec     float64   `json:"syncSec"`              // start → synced (routewarden: inventory available)
-	ListedSec   float64   `json:"listedSec"`            // start → every informer listed (routewarden's log)
-	VerdictSec  float64   `json:"verdictSec,omitempty"` // start → first complete verdict (routewarden)
-	PeakRSSMB   float64   `json:"peakRssMB"`
-	SteadyRSSMB float64   `json:"steadyRssMB"`
-	CPUSyncSec  float64   `json:"cpuSyncSec"`   // CPU seconds until the end of the settle window
-	CPUSteady   float64   `json:"cpuSteadySec"` // CPU seconds in the steady window
-	ResyncSec   float64   `json:"resyncSec"`    // API back → synced again (routewarden: inventory available)
-	AtStart     Requests  `json:"atStart"`
-	Steady      Requests  `json:"steady"`
-	AfterOutage Requests  `json:"afterOutage"`
-	RSS         []float64 `json:"rssMB"` // sampled every second from start
-	Err         string    `json:"error,omitempty"`
+	Name        string         `json:"name"`
+	SyncSec     float64        `json:"syncSec"`              // start → synced (routewarden: inventory available)
+	ListedSec   float64        `json:"listedSec"`            // start → every informer listed (routewarden's log)
+	VerdictSec  float64        `json:"verdictSec,omitempty"` // start → first complete verdict (routewarden)
+	PeakRSSMB   float64        `json:"peakRssMB"`
+	SteadyRSSMB float64        `json:"steadyRssMB"`
+	CPUSyncSec  float64        `json:"cpuSyncSec"`               // CPU seconds until the end of the settle window
+	CPUSteady   float64        `json:"cpuSteadySec"`             // CPU seconds in the steady window
+	ResyncSec   float64        `json:"resyncSec"`                // API back → synced again (routewarden: inventory available)
+	CacheWait   float64        `json:"cacheWaitSec"`             // waiting for the API server's watch caches before the start
+	PathsSent   int            `json:"pathsSent,omitempty"`      // by the ToR, over its one ADD-PATH session
+	PathsHeld   int            `json:"pathsHeld,omitempty"`      // routes in routewarden's verdict at the end of the steady window
+	Findings    *int           `json:"steadyFindings,omitempty"` // findings at the end of the steady window
+	ByRule      map[string]int `json:"steadyByRule,omitempty"`
+	Churn       *ChurnResult   `json:"churn,omitempty"`
+	AtStart     Requests       `json:"atStart"`
+	Steady      Requests       `json:"steady"`
+	AfterOutage Requests       `json:"afterOutage"`
+	RSS         []float64      `json:"rssMB"` // sampled every second from start
+	Err         string         `json:"error,omitempty"`
 }
 
 // runCluster loads the workload into a real control plane and measures the
@@ -98,14 +106,18 @@ func runCluster(ctx context.Context, dir string, o ClusterOptions, routewardenBi
 	return res
 }
 
+// churnRates are the churn's rates: 20 endpoint flips, one node delete and
+// re-add and two Service creates and deletes a second.
+var churnRates = ChurnRates{EndpointFlips: 20, NodeCycles: 1, ServiceCycles: 2}
+
 // clusterOptions are the sizes of a full run and of bench-quick.
 func clusterOptions(nodes, services int, outage time.Duration, quick bool) ClusterOptions {
 	if quick {
 		return ClusterOptions{Nodes: nodes, Services: services, Settle: time.Second, Steady: 2 * time.Second,
-			Outage: outage, After: 5 * time.Second, Workers: 16}
+			Outage: outage, After: 5 * time.Second, Workers: 16, ChurnFor: 5 * time.Second, Churn: churnRates}
 	}
 	return ClusterOptions{Nodes: nodes, Services: services, Settle: 10 * time.Second, Steady: 30 * time.Second,
-		Outage: outage, After: 30 * time.Second, Workers: 64}
+		Outage: outage, After: 30 * time.Second, Workers: 64, ChurnFor: 60 * time.Second, Churn: churnRates}
 }
 
 // clusterFlagSet are the -cluster-* flags.

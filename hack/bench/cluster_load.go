@@ -14,6 +14,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
@@ -52,7 +53,12 @@ func startControlPlane(repo, dir string) (*controlPlane, error) {
 
 // start starts (or, after stop, restarts on the same data) etcd and kube-apiserver.
 func (cp *controlPlane) start() error {
-	out, err := exec.Command(filepath.Join(cp.repo, "hack", "kube-env.sh"), "start", cp.dir).CombinedOutput()
+	cmd := exec.Command(filepath.Join(cp.repo, "hack", "kube-env.sh"), "start", cp.dir)
+	// Every Service is a LoadBalancer with externalTrafficPolicy Local, which
+	// takes a health-check node port: more than the default range's 2,768.
+	cmd.Env = append(os.Environ(), "KUBE_ENV_APISERVER_ARGS="+os.Getenv("KUBE_ENV_APISERVER_ARGS")+
+		" --service-node-port-range=30000-59999")
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("starting kube-apiserver and etcd: %v\n%s", err, out)
 	}
@@ -150,36 +156,12 @@ func (cp *controlPlane) load(ctx context.Context, nodes, services, workers int) 
 			return 0, fmt.Errorf("creating %s %s: %w", u.GetKind(), u.GetName(), err)
 		}
 	}
-	err := parallel(ctx, nodes, workers, func(i int) error {
-		n := benchNode(i)
-		created, err := cp.kc.CoreV1().Nodes().Create(ctx, n, metav1.CreateOptions{})
-		if err != nil {
-			return fmt.Errorf("creating Node %s: %w", n.Name, err)
-		}
-		created.Status = n.Status
-		if _, err := cp.kc.CoreV1().Nodes().UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
-			return fmt.Errorf("writing Node %s's status: %w", n.Name, err)
-		}
-		if _, err := cp.dyn.Resource(gvrCiliumNodesBench).Create(ctx, benchCiliumNode(i), metav1.CreateOptions{}); err != nil {
-			return fmt.Errorf("creating CiliumNode %s: %w", n.Name, err)
-		}
-		return nil
-	})
+	err := parallel(ctx, nodes, workers, func(i int) error { return retried(ctx, func() error { return cp.createNode(ctx, i) }) })
 	if err != nil {
 		return 0, err
 	}
 	err = parallel(ctx, services, workers, func(j int) error {
-		s := benchService(j)
-		created, err := cp.kc.CoreV1().Services(benchNamespace).Create(ctx, s, metav1.CreateOptions{})
-		if err != nil {
-			return fmt.Errorf("creating Service %s: %w", s.Name, err)
-		}
-		created.Status = s.Status
-		if _, err := cp.kc.CoreV1().Services(benchNamespace).UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
-			return fmt.Errorf("writing Service %s's status: %w", s.Name, err)
-		}
-		_, err = cp.kc.DiscoveryV1().EndpointSlices(benchNamespace).Create(ctx, benchSlice(j, nodes), metav1.CreateOptions{})
-		return err
+		return retried(ctx, func() error { return cp.createService(ctx, j, nodes, true) })
 	})
 	return time.Since(start), err
 }
@@ -210,4 +192,18 @@ func parallel(ctx context.Context, n, workers int, f func(int) error) error {
 	}
 	wg.Wait()
 	return firstErr
+}
+
+// retried runs f again, up to 5 times, after an error an overloaded API
+// server gives (a timeout, 429, 5xx); f must be safe to run again.
+func retried(ctx context.Context, f func() error) error {
+	for attempt := 0; ; attempt++ {
+		err := f()
+		if err == nil || attempt == 4 || ctx.Err() != nil || !(apierrors.IsTimeout(err) ||
+			apierrors.IsServerTimeout(err) || apierrors.IsTooManyRequests(err) || apierrors.IsInternalError(err) ||
+			apierrors.IsServiceUnavailable(err)) {
+			return err
+		}
+		time.Sleep(time.Second << attempt)
+	}
 }

@@ -18,6 +18,8 @@ import (
 type watcher struct {
 	name  string
 	log   string // routewarden's JSON log, where it says how long its informers took to list
+	bgp   string // routewarden's BGP listener, where the ToR connects
+	api   string // routewarden's HTTP API
 	cmd   func() *exec.Cmd
 	state func() (synced, verdict, available bool)
 }
@@ -41,22 +43,25 @@ func floorWatcher(self, kubeconfig string) watcher {
 }
 
 // rwWatcher is routewarden run, read from its HTTP API: synced when the
-// inventory is, a verdict once warm-up (validation.warmupTimeout 1s: no BGP
-// peer connects) has ended and a validation ran.
+// inventory is, a verdict once warm-up (the ToR, its one static neighbor,
+// sent End-of-RIB for both families) has ended and a validation ran. No
+// hold-down: a finding fires at the first validation that finds it.
 func rwWatcher(name, bin, kubeconfig, dir string) watcher {
 	bgpPort, _ := freePort()
 	httpPort, _ := freePort()
 	cfg := filepath.Join(dir, name+"-cluster.yaml")
 	_ = os.WriteFile(cfg, []byte(fmt.Sprintf(`cluster: {name: bench}
 bgp: {asn: 65000, routerId: 192.0.2.1, listenAddresses: [127.0.0.1], listenPort: %d,
-  dynamicNeighbors: [{prefix: 127.0.1.0/24}]}
+  neighbors: [{address: %s, asn: %d}]}
 kubernetes: {kubeconfig: %s}
-validation: {warmupTimeout: 1s}
+validation: {warmupTimeout: 2m, holdDown: 0s}
 log: {level: info, format: json}
 http: {listen: "127.0.0.1:%d"}
-`, bgpPort, kubeconfig, httpPort)), 0o600)
-	url := fmt.Sprintf("http://127.0.0.1:%d/api/v1/findings?limit=1", httpPort)
+`, bgpPort, torAddr, torASN, kubeconfig, httpPort)), 0o600)
+	api := fmt.Sprintf("http://127.0.0.1:%d", httpPort)
+	url := api + "/api/v1/findings?limit=1"
 	return watcher{name: name, log: filepath.Join(dir, name+"-cluster.log"),
+		bgp: fmt.Sprintf("127.0.0.1:%d", bgpPort), api: api,
 		cmd: func() *exec.Cmd { return exec.Command(bin, "run", "--config", cfg) },
 		state: func() (bool, bool, bool) {
 			var f struct {
@@ -84,6 +89,11 @@ http: {listen: "127.0.0.1:%d"}
 func measure(ctx context.Context, cp *controlPlane, w watcher, o ClusterOptions, dir string) ClusterProc {
 	p := ClusterProc{Name: w.name}
 	fail := func(err error) ClusterProc { p.Err = err.Error(); return p }
+	wait, err := cp.waitWatchCaches(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	p.CacheWait = wait.Seconds()
 	m0, err := cp.requests(ctx)
 	if err != nil {
 		return fail(err)
@@ -94,6 +104,8 @@ func measure(ctx context.Context, cp *controlPlane, w watcher, o ClusterOptions,
 		return fail(err)
 	}
 	defer pr.stop()
+	tor := startToR(ctx, w, o)
+	defer tor.close()
 	var mu sync.Mutex
 	var peak int64
 	stopSampling := make(chan struct{})
@@ -131,6 +143,9 @@ func measure(ctx context.Context, cp *controlPlane, w watcher, o ClusterOptions,
 		return fail(err)
 	}
 	p.VerdictSec = time.Since(start).Seconds()
+	if p.PathsSent, err = tor.wait(); err != nil {
+		return fail(err)
+	}
 	p.ListedSec = p.SyncSec
 	if w.log != "" {
 		p.ListedSec = listedIn(w.log)
@@ -150,6 +165,18 @@ func measure(ctx context.Context, cp *controlPlane, w watcher, o ClusterOptions,
 		return fail(err)
 	}
 	p.Steady, p.CPUSteady, p.SteadyRSSMB = m2.minus(m1), cpu2-cpu1, float64(rss)/1024
+	if w.api != "" {
+		if err := steadyVerdict(w.api, &p); err != nil {
+			return fail(err)
+		}
+		if o.ChurnFor > 0 {
+			n0, s0 := validationStats(w.api)
+			ch := churn(ctx, cp, o, o.ChurnFor, func(prefix string) bool { return staleFiring(w.api, prefix) })
+			n1, s1 := validationStats(w.api)
+			ch.Validations, ch.ValidationSec = int(n1-n0), s1-s0
+			p.Churn = &ch
+		}
+	}
 	if err := cp.stop(); err != nil {
 		return fail(err)
 	}

@@ -2,11 +2,15 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // Requests counts the API server's requests by "VERB resource", from its own
@@ -93,4 +97,43 @@ func (r Requests) maxPerResource(verb string) float64 {
 		}
 	}
 	return m
+}
+
+// cachedKinds are the watched resources with more objects than one page of a
+// list from etcd (500): until the API server's watch cache of one has
+// initialised (after a restart, the outage), a list of it is served from
+// etcd page by page, each page a LIST in apiserver_request_total.
+var cachedKinds = []string{"nodes", "ciliumnodes", "services", "endpointslices"}
+
+var cacheInitLine = regexp.MustCompile(`^apiserver_watch_cache_initializations_total\{([^}]*)\} ([0-9.e+]+)$`)
+
+// waitWatchCaches waits until the watch caches of cachedKinds have
+// initialised, so that a watcher started next lists from the cache (one LIST
+// per resource), as it would from a long-running API server.
+func (cp *controlPlane) waitWatchCaches(ctx context.Context) (time.Duration, error) {
+	start := time.Now()
+	// A custom resource's storage, and its watch cache, is made on the
+	// resource's first request after a restart (kube-apiserver.log says
+	// "cacher initialized" for CiliumNodes only then): ask for one object.
+	if _, err := cp.dyn.Resource(gvrCiliumNodesBench).List(ctx, metav1.ListOptions{Limit: 1}); err != nil {
+		return 0, fmt.Errorf("listing a CiliumNode: %w", err)
+	}
+	err := waitFor(2*time.Minute, 100*time.Millisecond, "the API server's watch caches", func() (bool, error) {
+		body, err := cp.kc.RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
+		if err != nil {
+			return false, ctx.Err()
+		}
+		ready := map[string]bool{}
+		for _, line := range strings.Split(string(body), "\n") {
+			if m := cacheInitLine.FindStringSubmatch(line); m != nil && m[2] != "0" {
+				for _, p := range labelPair.FindAllStringSubmatch(m[1], -1) {
+					if p[1] == "resource" {
+						ready[p[2]] = true
+					}
+				}
+			}
+		}
+		return !slices.ContainsFunc(cachedKinds, func(k string) bool { return !ready[k] }), ctx.Err()
+	})
+	return time.Since(start), err
 }

@@ -15,7 +15,8 @@ import (
 // Nodes with the labels, annotations, conditions, addresses and 50-image
 // list a kubelet writes; dual-stack CiliumNodes; LoadBalancer Services with
 // their VIP and an EndpointSlice of endpointsPerSlice endpoints on random
-// nodes. Node i has InternalIPs 172.16.i/256.i%256 and fd00:172::i, pod
+// nodes (endpointsPerSlice endpoints on announcersPerVIP nodes: with
+// externalTrafficPolicy Local those nodes announce the VIP). Node i has InternalIPs 172.16.i/256.i%256 and fd00:172::i, pod
 // CIDRs 10.i/256.i%256.0/24 and fd00:10:244:i::/64; Service j's VIP is
 // 100.64.j/256.j%256.
 
@@ -23,6 +24,7 @@ const (
 	benchNamespace    = "bench"
 	endpointsPerSlice = 10
 	imagesPerNode     = 50
+	announcersPerVIP  = 4
 )
 
 func nodeName(i int) string { return fmt.Sprintf("node-%05d", i) }
@@ -108,15 +110,20 @@ func benchService(j int) *corev1.Service {
 			Labels:      map[string]string{"app": serviceName(j), "team": "shop", "announce": "bgp"},
 			Annotations: map[string]string{"example.com/owner": "team-shop", "example.com/oncall": "shop-oncall"}},
 		Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeLoadBalancer, AllocateLoadBalancerNodePorts: &no,
-			Selector: map[string]string{"app": serviceName(j)},
-			Ports:    []corev1.ServicePort{{Name: "http", Port: 80, Protocol: corev1.ProtocolTCP}}},
+			ExternalTrafficPolicy: corev1.ServiceExternalTrafficPolicyLocal,
+			Selector:              map[string]string{"app": serviceName(j)},
+			Ports:                 []corev1.ServicePort{{Name: "http", Port: 80, Protocol: corev1.ProtocolTCP}}},
 		Status: corev1.ServiceStatus{LoadBalancer: corev1.LoadBalancerStatus{
 			Ingress: []corev1.LoadBalancerIngress{{IP: serviceVIP(j)}}}},
 	}
 }
 
+// vipNode is the node of Service j's endpoint k: endpoint k is on the
+// k%announcersPerVIP-th of the Service's announcersPerVIP nodes.
+func vipNode(j, k, nodes int) int { return (j*announcersPerVIP + (k%announcersPerVIP)*7) % nodes }
+
 // benchSlice is Service j's EndpointSlice: endpointsPerSlice ready
-// endpoints, each on a node picked from j (nodes in all).
+// endpoints on the Service's announcersPerVIP nodes (nodes in all).
 func benchSlice(j, nodes int) *discoveryv1.EndpointSlice {
 	yes, no := true, false
 	port, proto, pname := int32(8080), corev1.ProtocolTCP, "http"
@@ -128,7 +135,7 @@ func benchSlice(j, nodes int) *discoveryv1.EndpointSlice {
 		Ports:       []discoveryv1.EndpointPort{{Name: &pname, Port: &port, Protocol: &proto}},
 	}
 	for k := 0; k < endpointsPerSlice; k++ {
-		n := (j*endpointsPerSlice + k*7) % nodes
+		n := vipNode(j, k, nodes)
 		node := nodeName(n)
 		zone := fmt.Sprintf("eu-west-1%c", 'a'+n%3)
 		s.Endpoints = append(s.Endpoints, discoveryv1.Endpoint{

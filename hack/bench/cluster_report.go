@@ -32,12 +32,15 @@ func writeCluster(b *strings.Builder, res *Results, png string) {
 		"window, then the API server and etcd are stopped for **%s** and started again, and the %s after the restart "+
 		"are counted. The **floor** is `bench floor` (hack/bench/cluster_floor.go): client-go typed informers for "+
 		"Nodes, Services, EndpointSlices and cilium-config, dynamic ones for Cilium's CRDs, with transforms dropping "+
-		"what no rule reads, holding nothing else. `routewarden-base`, when present, is routewarden before the "+
-		"informer transforms (commit 04e09da). Requests are the API server's own `apiserver_request_total` for the "+
+		"what no rule reads, holding nothing else. `routewarden-base`, when present, is an older build given with "+
+		"`-routewarden-base` (hack/bench/notes.md says which). Requests are the API server's own `apiserver_request_total` for the "+
 		"watched resources (subresources excluded); after the outage they are counted from the restart, and so "+
 		"include the API server's own loopback clients (it lists and watches ConfigMaps, Services, Nodes and "+
-		"EndpointSlices itself), in both rows; a list served from etcd (as after a restart, while the watch cache "+
-		"initialises) comes in client-go's pages of 500 objects, each page a LIST.\n\n",
+		"EndpointSlices itself), in both rows. Before each watcher starts, the harness waits until the API "+
+		"server's watch caches of Nodes, CiliumNodes, Services and EndpointSlices have initialised "+
+		"(`apiserver_watch_cache_initializations_total`): after the previous watcher's outage they initialise "+
+		"asynchronously, and a list arriving before that is served from etcd in client-go's pages of 500 objects, "+
+		"each page a LIST (an earlier run counted routewarden's 5,000 CiliumNodes as 10 LISTs that way).\n\n",
 		o.Settle, o.Steady, o.Outage, o.After)
 	if c.Err != "" {
 		fmt.Fprintf(b, "**The run failed:** %s\n\n", strings.ReplaceAll(c.Err, "\n", " "))
@@ -51,6 +54,7 @@ func writeCluster(b *strings.Builder, res *Results, png string) {
 	for _, p := range c.Procs {
 		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", p.Name, p.AtStart.verbs(), p.Steady.verbs(), p.AfterOutage.verbs())
 	}
+	writeClusterRoutes(b, c)
 	for _, p := range c.Procs {
 		if p.Err != "" {
 			fmt.Fprintf(b, "\n%s failed: %s\n", p.Name, strings.ReplaceAll(p.Err, "\n", " "))
@@ -90,7 +94,13 @@ func writeClusterTargets(b *strings.Builder, c *ClusterResult) {
 	al, fl := rw.AfterOutage.maxPerResource("LIST"), floor.AfterOutage.maxPerResource("LIST")
 	fmt.Fprintf(b, "| no relist storm after the outage | at most %.0f LIST per resource in %s (floor: %.0f) | %s |\n",
 		al, c.Options.After, fl, metOr(al <= fl+1))
-	fmt.Fprintf(b, "| Node delete -> alert p99 <= 1 s under churn | not measured by this harness yet | – |\n")
+	if ch := rw.Churn; ch != nil && len(ch.AlertMs) > 0 {
+		p99 := percentile(ch.AlertMs, 99)
+		fmt.Fprintf(b, "| Node delete -> alert p99 <= 1 s under churn | %.0f ms (n = %d, %d missed) | %s |\n", p99,
+			len(ch.AlertMs), ch.Missed, metOr(p99 <= 1000 && ch.Missed == 0))
+	} else {
+		fmt.Fprintf(b, "| Node delete -> alert p99 <= 1 s under churn | not measured in this run | – |\n")
+	}
 }
 
 // plotCluster draws each watcher's RSS against seconds since its start.

@@ -49,8 +49,12 @@ func buildUpdates(w ingest.Workload) (msgs []byte, count int, err error) {
 // dialRaw connects from local to the collector at addr (retrying while it
 // starts listening) and completes the handshake.
 func dialRaw(ctx context.Context, local netip.Addr, addr string, asn uint32) (*bgptest.Conn, error) {
-	o := bgptest.Open{ASN: asn, RouterID: local, LocalAddr: local}
-	for deadline := time.Now().Add(15 * time.Second); ; {
+	return dialOpen(ctx, addr, bgptest.Open{ASN: asn, RouterID: local, LocalAddr: local}, 15*time.Second)
+}
+
+// dialOpen dials addr with o, retrying for up to wait while it starts listening.
+func dialOpen(ctx context.Context, addr string, o bgptest.Open, wait time.Duration) (*bgptest.Conn, error) {
+	for deadline := time.Now().Add(wait); ; {
 		hctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		c, err := bgptest.Dial(hctx, addr, o)
 		cancel()

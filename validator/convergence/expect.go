@@ -83,11 +83,12 @@ func Expect(c *validator.Cluster, inScope func(*validator.Node) bool) Expected {
 	if !c.ServicesKnown {
 		return e
 	}
+	announcers := validator.NewAnnouncerIndex(c)
 	for _, svc := range c.Services {
 		if !svc.Announced {
 			continue
 		}
-		nodes := validator.ExpectedAnnouncers(c, &svc)
+		nodes := announcers.Expected(&svc)
 		for _, a := range svc.VIPs {
 			if len(c.NodeASNs) == 0 {
 				// Which nodes run BGP is unknown: a VIP is announced once any
