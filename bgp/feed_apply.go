@@ -122,7 +122,7 @@ func (f *routeFeed) removed(peer netip.Addr) {
 }
 
 // reconfigured re-marks the paths of each peer whose role (tor or node)
-// the configuration changed (rib.Store.SetRelayed), and its paths from now
+// the configuration changed (rib.Store.SetSession), and its paths from now
 // on: the paths it sent before are judged as the new role says, not only
 // those it sends after.
 func (f *routeFeed) reconfigured() {

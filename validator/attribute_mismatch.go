@@ -60,22 +60,46 @@ func (rule attributeMismatch) CheckRoute(s *Snapshot, i int, report func(Finding
 // several routers (two ToRs monitoring it) are one finding (Finding.Key),
 // naming each.
 func (rule attributeMismatch) CheckCluster(s *Snapshot, report func(Finding)) {
-	var out []Finding
-	at := map[string]int{}
+	type seen struct {
+		f       Finding
+		base    string   // the message without the routers
+		routers []string // the routers that received the path as in base
+		more    []string // what other routers received, when it differs
+	}
+	var out []*seen
+	at := map[string]*seen{}
 	for _, r := range s.Cluster.PrePolicy {
+		router := r.Attrs().Router.String()
 		rule.judge(s, r, s.Attribute(r).Node, func(f Finding) {
-			f.Message = strings.TrimSuffix(f.Message, ".") + " (as router " + r.Attrs().Router.String() + " received it)."
-			if i, ok := at[f.Key()]; ok {
-				out[i].Message += " " + f.Message
-				return
+			base := strings.TrimSuffix(f.Message, ".")
+			switch x, ok := at[f.Key()]; {
+			case !ok:
+				x = &seen{f: f, base: base, routers: []string{router}}
+				at[f.Key()], out = x, append(out, x)
+			case x.base == base:
+				x.routers = append(x.routers, router)
+			default:
+				x.more = append(x.more, base+" (as router "+router+" received it).")
 			}
-			at[f.Key()] = len(out)
-			out = append(out, f)
 		})
 	}
-	for _, f := range out {
-		report(f)
+	for _, x := range out {
+		noun := "router "
+		if len(x.routers) > 1 {
+			noun = "routers "
+		}
+		x.f.Message = strings.Join(append([]string{x.base + " (as " + noun + joinAnd(x.routers) + " received it)."},
+			x.more...), " ")
+		report(x.f)
 	}
+}
+
+// joinAnd joins names as "a", "a and b", "a, b and c".
+func joinAnd(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // judge checks path r, attributed to node v.

@@ -72,6 +72,11 @@ func TestAttributeMismatchPrePolicy(t *testing.T) {
 			want: []string{"10.244.1.0/24 node1: communities none, expected 65010:100 (as router 192.0.2.2 received it). " +
 				"node1 announces 10.244.1.0/24 via next hop 10.0.0.11 with communities 65010:999, expected 65010:100 " +
 				"(as router 192.0.2.3 received it)."}},
+		{name: "two ToRs receiving the same: one message naming both routers",
+			pre: []Route{path("10.244.1.0/24", "10.0.0.11", false, 65010),
+				seenBy(path("10.244.1.0/24", "10.0.0.11", false, 65010), "192.0.2.3")},
+			want: []string{"10.244.1.0/24 node1: communities none, expected 65010:100 (as routers 192.0.2.2 and 192.0.2.3 " +
+				"received it)."}},
 		{name: "post-policy only: origin AS judged, communities not",
 			post: []Route{path("10.244.1.0/24", "10.0.0.11", true, 65099, "65000:666"),
 				path("10.244.2.0/24", "10.0.0.12", true, 65010)},

@@ -156,7 +156,9 @@ func (s *session) peerUp(msg []byte) error {
 	ps.addPathV4 = wire.AddPathRx(up, gobgp.RF_IPv4_UC)
 	ps.addPathV6 = wire.AddPathRx(up, gobgp.RF_IPv6_UC)
 	ps.localAS = wire.OpenAS(up.SentOpenMsg)
-	ps.local = up.LocalAddress.Unmap()
+	if ps.local = up.LocalAddress.Unmap(); ps.local.IsUnspecified() {
+		ps.local = netip.Addr{} // no address to match a Cilium peer's peerAddress on
+	}
 	info := rib.PeerInfo{Address: p.Address, ASN: h.AS, RouterID: h.BGPID.String(),
 		BMP: &rib.BMPInfo{Router: s.router, SysName: s.sysName}}
 	s.st.store.Up(p, info)

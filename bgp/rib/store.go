@@ -59,6 +59,7 @@ func (s *Store) entryKey(k peerKey) *peerEntry {
 	if !ok {
 		e = &peerEntry{key: k, info: PeerInfo{Address: k.addr, State: "unknown"}, paths: newPathTable()}
 		s.peers[k] = e
+		s.noteSent(k, true) // a new view may shadow another, whoever made it (End-of-RIB, SetView, a path)
 	}
 	return e
 }
