@@ -9,7 +9,7 @@
 // runs degraded), LoadBalancer Services, EndpointSlices and Cilium's BGP
 // resources. A transform (transform.go) decodes each object, with the
 // decoders kubectl output goes through, before it enters their store, which
-// keeps only that decoding (decodedObject). After a watch failure or an
+// keeps only that decoding (decodedObject, decoded_object.go). After a watch failure or an
 // unreachable API server a new generation of informers lists everything
 // again and replaces the old one once synced; the probe loop
 // (inventory_probe.go) says when the inventory can be trusted (Status) and

@@ -2,7 +2,6 @@ package kube
 
 import (
 	"context"
-	"reflect"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -13,7 +12,7 @@ import (
 
 // transformFor returns the informer transform of a resource: it strips what
 // no rule reads (below) and decodes the rest into what the inventory keeps of
-// the object (decodedObject, below), so that the informer's store holds only
+// the object (decodedObject, decoded_object.go), so that the informer's store holds only
 // the fields the decoders read (types.go, service_types.go, bgp_types.go),
 // once. A field a rule starts reading is
 // kept when a decoder's type gains it. client-go hands each object it
@@ -142,86 +141,5 @@ func stripList(gvr schema.GroupVersionResource) func(*unstructured.UnstructuredL
 func strip(obj map[string]any, paths [][]string) {
 	for _, p := range paths {
 		unstructured.RemoveNestedField(obj, p...)
-	}
-}
-
-// decodedOf returns what the inventory keeps of an object an informer's
-// handler received: the transform's decoding, or (objects handed over
-// without the transform) the decoding of an unstructured one; nil for
-// anything else.
-func decodedOf(gvr schema.GroupVersionResource, obj any) *decodedObject {
-	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		obj = t.Obj
-	}
-	switch o := obj.(type) {
-	case *decodedObject:
-		return o
-	case *unstructured.Unstructured:
-		return decodeObjectOf(gvr, o)
-	}
-	return nil
-}
-
-// decodedObject is what the inventory keeps of an object an informer
-// delivered: its identity and its decoding (Objects.Decode of the object
-// alone, the same decoders as for kubectl output), made once by the
-// informer's transform (transformFor) before the object enters the
-// informer's store. The store and the inventory hold this and nothing else:
-// not the unstructured object (a map per field, most of them no rule reads),
-// not the YAML tree it was decoded from. Cluster rebuilds the validator's
-// model after every change from these decodings without decoding anything
-// again (BENCHMARKS.md and hack/bench/notes.md, "Cluster scale": at 5,000
-// nodes and 10,000 Services the unstructured objects and a cache of their
-// decodings were most of routewarden's live heap).
-type decodedObject struct {
-	name, namespace, resourceVersion string
-	objs                             *Objects
-	// err is why routewarden cannot read the object: each translation logs
-	// and counts it, and leaves the object out.
-	err error
-}
-
-// decodeObjectOf decodes u, an object of the resource gvr.
-func decodeObjectOf(gvr schema.GroupVersionResource, u *unstructured.Unstructured) *decodedObject {
-	d := &decodedObject{name: u.GetName(), namespace: u.GetNamespace(), resourceVersion: u.GetResourceVersion(),
-		objs: &Objects{}}
-	n, err := objectNode(u.Object) // what decoding json.Marshal(u.Object) would read
-	if err == nil {
-		err = d.objs.decodeObject(gvr.Resource+"/"+d.key(), n)
-	}
-	d.err = err
-	return d
-}
-
-// key keys an informer's objects: "namespace/name", or the name of a
-// cluster-scoped object (as client-go's stores key them).
-func (d *decodedObject) key() string {
-	if d.namespace != "" {
-		return d.namespace + "/" + d.name
-	}
-	return d.name
-}
-
-// GetObjectMeta lets client-go's stores and queues key the object
-// (meta.Accessor accepts a metav1.ObjectMetaAccessor).
-func (d *decodedObject) GetObjectMeta() metav1.Object {
-	return &metav1.ObjectMeta{Name: d.name, Namespace: d.namespace, ResourceVersion: d.resourceVersion}
-}
-
-// add appends every list of f to o's (each slice field, so a kind added to
-// Objects is merged too) and ORs ServicesRead.
-func (o *Objects) add(f *Objects) {
-	ov, fv := reflect.ValueOf(o).Elem(), reflect.ValueOf(f).Elem()
-	for k := 0; k < ov.NumField(); k++ {
-		if ov.Field(k).Kind() == reflect.Slice && fv.Field(k).Len() > 0 {
-			ov.Field(k).Set(reflect.AppendSlice(ov.Field(k), fv.Field(k)))
-		}
-	}
-	o.ServicesRead = o.ServicesRead || f.ServicesRead
-	for kind, n := range f.Ignored {
-		if o.Ignored == nil {
-			o.Ignored = map[string]int{}
-		}
-		o.Ignored[kind] += n
 	}
 }
