@@ -32,6 +32,11 @@ type Convergence struct {
 	Budgets   convergence.Budgets     `json:"budgets"`
 }
 
+// heldBaselineMax is the most expected routes the converger keeps between
+// cluster changes (two map entries each, ~10 MB at 50,000): a baseline of
+// more is re-derived from the previous cluster at the next change instead.
+const heldBaselineMax = 200_000
+
 // converger times the changes the cluster asks of the routes, from one
 // validation to the next: the cluster's expected routes are re-derived when
 // its version changes, and the pending changes checked against the engine's
@@ -44,13 +49,15 @@ type converger struct {
 	known   bool
 	nodes   map[string]bool // the cluster's Nodes at version
 	prev    *validator.Cluster
+	holdMax int    // the most expected routes held between changes (heldBaselineMax)
+	gen     uint64 // the options' generation the held baseline was derived with
 }
 
 func newConverger(o ConvergenceOptions) *converger {
 	if o.History == 0 {
 		o.History = 200
 	}
-	return &converger{opts: o, tracker: convergence.NewTracker(o.History)}
+	return &converger{opts: o, tracker: convergence.NewTracker(o.History), holdMax: heldBaselineMax}
 }
 
 // SetConvergence replaces the convergence budgets (a config reload).
@@ -70,8 +77,8 @@ func (l *Loop) Convergence() Convergence {
 
 // converge folds a validated cluster and the engine's table into the
 // tracking and returns the changes completed now and the slow-convergence
-// findings.
-func (l *Loop) converge(cluster *validator.Cluster, version uint64, opts validator.Options,
+// findings. gen is the generation of opts (Loop.optsGen).
+func (l *Loop) converge(cluster *validator.Cluster, version uint64, opts validator.Options, gen uint64,
 	now time.Time) ([]convergence.Completed, []validator.Finding) {
 	c, e := l.conv, l.engines.engine
 	if e == nil {
@@ -80,6 +87,10 @@ func (l *Loop) converge(cluster *validator.Cluster, version uint64, opts validat
 	present := func(k convergence.Key) bool { return e.Announces(k.Prefix, k.Node) }
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if gen != c.gen {
+		c.tracker.ForgetBaseline() // derived with the old scope
+		c.gen = gen
+	}
 	if !c.known || version != c.version {
 		at := changedAt(cluster.ChangedAt, now)
 		nodes := make(map[string]bool, len(cluster.Nodes))
@@ -87,13 +98,18 @@ func (l *Loop) converge(cluster *validator.Cluster, version uint64, opts validat
 			nodes[n.Name] = true
 		}
 		if c.known {
-			// The expected routes of both versions exist only for this diff:
-			// held between changes they would cost a map entry per route (at
-			// 1M routes, ~500 MB and 1.5 s on the first verdict).
-			c.tracker.Cluster(convergence.Expect(c.prev, opts.InScope), at, present)
+			// The previous version's expected routes are re-derived unless the
+			// tracker still holds them: held between changes they cost a map
+			// entry per route (at 1M routes, ~500 MB and 1.5 s on the first
+			// verdict), so only a small set is kept (heldBaselineMax).
+			if _, held := c.tracker.Baseline(); !held {
+				c.tracker.Cluster(convergence.Expect(c.prev, opts.InScope), at, present)
+			}
 			c.tracker.Cluster(convergence.Expect(cluster, opts.InScope), at, present)
 			c.tracker.Gone(routesOfGone(e, c.nodes, nodes), at)
-			c.tracker.ForgetBaseline()
+			if keys, _ := c.tracker.Baseline(); keys > c.holdMax {
+				c.tracker.ForgetBaseline()
+			}
 		}
 		c.version, c.known, c.nodes, c.prev = version, true, nodes, cluster
 	}

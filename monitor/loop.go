@@ -58,9 +58,10 @@ type Loop struct {
 	started   time.Time
 	warmEnded bool // warm-up ended from the inventory (warmup.go); only runOnce's goroutine
 
-	mu    sync.RWMutex
-	state State
-	poke  chan struct{}
+	mu      sync.RWMutex
+	optsGen uint64 // counts SetOptions calls
+	state   State
+	poke    chan struct{}
 }
 
 // New builds a loop; Run runs it.
@@ -120,6 +121,7 @@ func (l *Loop) Run(ctx context.Context) error {
 func (l *Loop) SetOptions(v validator.Options, holdDown time.Duration) {
 	l.mu.Lock()
 	l.opts.Validator, l.opts.HoldDown = v, holdDown
+	l.optsGen++
 	l.mu.Unlock()
 	select {
 	case l.poke <- struct{}{}:
@@ -157,7 +159,7 @@ func (l *Loop) runOnce() time.Duration {
 			break
 		}
 		l.mu.RLock()
-		opts := l.opts.Validator
+		opts, gen := l.opts.Validator, l.optsGen
 		l.findings.holdDown = l.opts.HoldDown
 		l.mu.RUnlock()
 		opts.Now = now
@@ -166,7 +168,7 @@ func (l *Loop) runOnce() time.Duration {
 		st.Duration = time.Since(start)
 		st.Summary = res.Summary
 		var slow []validator.Finding
-		st.Converged, slow = l.converge(cluster, version, opts, now)
+		st.Converged, slow = l.converge(cluster, version, opts, gen, now)
 		st.PendingChanges = l.conv.pending()
 		transitions = l.findings.update(withConvergence(res.Findings, slow), now, !warmingUp)
 	}

@@ -129,6 +129,16 @@ func (t *Tracker) History() []Completed { return slices.Clone(t.history) }
 // changes instead of holding a map entry per route in between.
 func (t *Tracker) ForgetBaseline() { t.prev = nil }
 
+// Baseline returns how many keys the expected routes the next Cluster would
+// diff against hold, and false when there is no baseline (the next Cluster
+// sets one).
+func (t *Tracker) Baseline() (keys int, ok bool) {
+	if t.prev == nil {
+		return 0, false
+	}
+	return len(t.prev.Keep), true
+}
+
 // Reset forgets the baseline and what is pending (the inventory became
 // unavailable: what happened meanwhile cannot be timed).
 func (t *Tracker) Reset() {

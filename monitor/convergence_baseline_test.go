@@ -1,0 +1,93 @@
+package monitor
+
+import (
+	"testing"
+	"time"
+
+	"github.com/routewarden/routewarden/validator"
+)
+
+// TestConvergenceHeldBaseline: the pending changes are the same whether the
+// previous cluster's expected routes are held between changes or re-derived
+// from the previous cluster at each change (holdMax 0).
+func TestConvergenceHeldBaseline(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		holdMax int
+		held    bool
+	}{
+		{"held", heldBaselineMax, true},
+		{"re-derived", 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			routes, fc := world()
+			cl := &versionedCluster{fakeCluster: *fc}
+			t0 := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+			now := t0
+			l := New(routes, cl, &fakeWarm{ok: true}, Options{Now: func() time.Time { return now }})
+			l.conv.holdMax = tc.holdMax
+			l.started = t0.Add(-time.Hour)
+			both, one := cl.c, withoutNode2(cl.c)
+			steps := []struct {
+				cluster   *validator.Cluster
+				routes    []validator.Route
+				pending   int
+				converged int
+			}{
+				{both, healthy(), 0, 0},   // the baseline
+				{one, healthy(), 1, 0},    // node2 deleted, its CIDR still announced
+				{both, healthy(), 0, 0},   // node2 back before the route went
+				{one, healthy(), 1, 0},    // deleted again
+				{one, withdrawn(), 0, 1},  // the route goes
+				{both, withdrawn(), 1, 0}, // node2 back: its CIDR is to be announced
+				{both, healthy(), 0, 1},   // and is
+			}
+			for i, s := range steps {
+				now = t0.Add(time.Duration(i) * time.Second)
+				cl.c, cl.version, routes.routes = s.cluster, uint64(i), s.routes
+				l.runOnce()
+				st := l.State()
+				if st.PendingChanges != s.pending || len(st.Converged) != s.converged {
+					t.Fatalf("step %d: pending %d, converged %d; want %d, %d", i, st.PendingChanges,
+						len(st.Converged), s.pending, s.converged)
+				}
+				if _, held := l.conv.tracker.Baseline(); i > 0 && held != tc.held {
+					t.Errorf("step %d: baseline held %t, want %t", i, held, tc.held)
+				}
+			}
+		})
+	}
+}
+
+// TestConvergenceBaselineAfterReload: a held baseline derived with the old
+// scope is dropped by SetOptions: a scope that now excludes every node
+// does not make their routes look like pending withdrawals.
+func TestConvergenceBaselineAfterReload(t *testing.T) {
+	routes, fc := world()
+	cl := &versionedCluster{fakeCluster: *fc}
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	l := New(routes, cl, &fakeWarm{ok: true}, Options{Now: func() time.Time { return now }})
+	l.started = now.Add(-time.Hour)
+	l.runOnce()
+	both := cl.c
+	cl.c, cl.version = withoutNode2(both), 1
+	l.runOnce()
+	cl.c, cl.version = both, 2
+	l.runOnce() // the baseline of version 2 is held
+	if _, held := l.conv.tracker.Baseline(); !held {
+		t.Fatal("baseline not held")
+	}
+	l.SetOptions(validator.Options{Scope: map[string]string{"rack": "r9"}}, 0)
+	same := *both
+	cl.c, cl.version = &same, 3 // a change outside the expected routes
+	l.runOnce()
+	if st := l.State(); st.PendingChanges != 0 {
+		t.Errorf("pending %d, want 0: no node is in scope", st.PendingChanges)
+	}
+}
+
+func withoutNode2(c *validator.Cluster) *validator.Cluster {
+	out := *c
+	out.Nodes = c.Nodes[:1]
+	return &out
+}
