@@ -14,10 +14,13 @@ func TestConvergenceHeldBaseline(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		holdMax int
-		held    bool
+		// held says whether the baseline is held after a step whose cluster
+		// expects n routes (both nodes: 2, node1 alone: 1).
+		held func(n int) bool
 	}{
-		{"held", heldBaselineMax, true},
-		{"re-derived", 0, false},
+		{"held", heldBaselineMax, func(int) bool { return true }},
+		{"re-derived", 0, func(int) bool { return false }},
+		{"crossing the limit both ways", 1, func(n int) bool { return n <= 1 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			routes, fc := world()
@@ -51,8 +54,8 @@ func TestConvergenceHeldBaseline(t *testing.T) {
 					t.Fatalf("step %d: pending %d, converged %d; want %d, %d", i, st.PendingChanges,
 						len(st.Converged), s.pending, s.converged)
 				}
-				if _, held := l.conv.tracker.Baseline(); i > 0 && held != tc.held {
-					t.Errorf("step %d: baseline held %t, want %t", i, held, tc.held)
+				if _, held := l.conv.tracker.Baseline(); i > 0 && held != tc.held(len(s.cluster.Nodes)) {
+					t.Errorf("step %d: baseline held %t, want %t", i, held, tc.held(len(s.cluster.Nodes)))
 				}
 			}
 		})
@@ -83,6 +86,39 @@ func TestConvergenceBaselineAfterReload(t *testing.T) {
 	l.runOnce()
 	if st := l.State(); st.PendingChanges != 0 {
 		t.Errorf("pending %d, want 0: no node is in scope", st.PendingChanges)
+	}
+}
+
+// TestConvergenceBaselineAfterOutage: a baseline held before the inventory
+// became unavailable is dropped with the tracking: node2, deleted while the
+// inventory was away, is not a pending withdrawal at the next change (what
+// changed meanwhile cannot be timed).
+func TestConvergenceBaselineAfterOutage(t *testing.T) {
+	routes, fc := world()
+	cl := &versionedCluster{fakeCluster: *fc}
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	l := New(routes, cl, &fakeWarm{ok: true}, Options{Now: func() time.Time { return now }})
+	l.started = now.Add(-time.Hour)
+	both := cl.c
+	for v, c := range []*validator.Cluster{both, withoutNode2(both), both} {
+		cl.c, cl.version = c, uint64(v)
+		l.runOnce()
+	}
+	if _, held := l.conv.tracker.Baseline(); !held {
+		t.Fatal("baseline not held")
+	}
+	available := cl.status
+	cl.status = validator.InventoryStatus{Synced: true}
+	l.runOnce()
+	cl.status = available
+	one := withoutNode2(both)
+	cl.c, cl.version = one, 3 // node2 went while the inventory was away
+	l.runOnce()
+	same := *one
+	cl.c, cl.version = &same, 4 // a change that moves no route
+	l.runOnce()
+	if st := l.State(); st.PendingChanges != 0 {
+		t.Errorf("pending %d, want 0: node2's deletion happened while the inventory was away", st.PendingChanges)
 	}
 }
 
