@@ -66,20 +66,7 @@ func TestConvergenceHeldBaseline(t *testing.T) {
 // scope is dropped by SetOptions: a scope that now excludes every node
 // does not make their routes look like pending withdrawals.
 func TestConvergenceBaselineAfterReload(t *testing.T) {
-	routes, fc := world()
-	cl := &versionedCluster{fakeCluster: *fc}
-	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
-	l := New(routes, cl, &fakeWarm{ok: true}, Options{Now: func() time.Time { return now }})
-	l.started = now.Add(-time.Hour)
-	l.runOnce()
-	both := cl.c
-	cl.c, cl.version = withoutNode2(both), 1
-	l.runOnce()
-	cl.c, cl.version = both, 2
-	l.runOnce() // the baseline of version 2 is held
-	if _, held := l.conv.tracker.Baseline(); !held {
-		t.Fatal("baseline not held")
-	}
+	l, cl, both := heldBaseline(t)
 	l.SetOptions(validator.Options{Scope: map[string]string{"rack": "r9"}}, 0)
 	same := *both
 	cl.c, cl.version = &same, 3 // a change outside the expected routes
@@ -94,19 +81,7 @@ func TestConvergenceBaselineAfterReload(t *testing.T) {
 // inventory was away, is not a pending withdrawal at the next change (what
 // changed meanwhile cannot be timed).
 func TestConvergenceBaselineAfterOutage(t *testing.T) {
-	routes, fc := world()
-	cl := &versionedCluster{fakeCluster: *fc}
-	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
-	l := New(routes, cl, &fakeWarm{ok: true}, Options{Now: func() time.Time { return now }})
-	l.started = now.Add(-time.Hour)
-	both := cl.c
-	for v, c := range []*validator.Cluster{both, withoutNode2(both), both} {
-		cl.c, cl.version = c, uint64(v)
-		l.runOnce()
-	}
-	if _, held := l.conv.tracker.Baseline(); !held {
-		t.Fatal("baseline not held")
-	}
+	l, cl, both := heldBaseline(t)
 	available := cl.status
 	cl.status = validator.InventoryStatus{Synced: true}
 	l.runOnce()
@@ -120,6 +95,27 @@ func TestConvergenceBaselineAfterOutage(t *testing.T) {
 	if st := l.State(); st.PendingChanges != 0 {
 		t.Errorf("pending %d, want 0: node2's deletion happened while the inventory was away", st.PendingChanges)
 	}
+}
+
+// heldBaseline returns a loop that has validated both nodes (version 0),
+// node1 alone (1) and both again (2), and holds version 2's expected routes;
+// its cluster source; and the two-node cluster.
+func heldBaseline(t *testing.T) (*Loop, *versionedCluster, *validator.Cluster) {
+	t.Helper()
+	routes, fc := world()
+	cl := &versionedCluster{fakeCluster: *fc}
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	l := New(routes, cl, &fakeWarm{ok: true}, Options{Now: func() time.Time { return now }})
+	l.started = now.Add(-time.Hour)
+	both := cl.c
+	for v, c := range []*validator.Cluster{both, withoutNode2(both), both} {
+		cl.c, cl.version = c, uint64(v)
+		l.runOnce()
+	}
+	if _, held := l.conv.tracker.Baseline(); !held {
+		t.Fatal("baseline not held")
+	}
+	return l, cl, both
 }
 
 func withoutNode2(c *validator.Cluster) *validator.Cluster {
