@@ -2,7 +2,7 @@ package kube
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"runtime/debug"
 	"slices"
 	"time"
@@ -18,12 +18,13 @@ import (
 // informerSet is one generation of informers, one per watched resource, with
 // the objects they have delivered.
 //
-// After an outage client-go's reflectors list again only when their backoff
-// (up to 30 s, jittered to 60 s) has run out; until then their cache no
-// longer changes. So the inventory never trusts a set once any of its watches
-// has failed or the API server has been unreachable: when the API is back it
-// starts a new set, which lists at once, and swaps it in (promote) when all its
-// informers have synced. Only then is the inventory available again.
+// One set serves for the life of the process as a rule: after an outage its
+// watches resume from where they were (informer_resume.go, informer_feed.go),
+// and a resource whose history the API server no longer has is listed again,
+// alone, by its reflector. A new set is started only when the live one's
+// feeds have not resumed within resumeWithin of the API server answering
+// again (inventory_probe.go): it lists everything, and is swapped in
+// (promote) when all its informers have synced.
 type informerSet struct {
 	cancel context.CancelFunc
 	synced []cache.InformerSynced
@@ -33,7 +34,7 @@ type informerSet struct {
 	started  time.Time
 	listed   time.Time // when every handler had its first list; guarded by Inventory.mu
 	promoted time.Time
-	failed   string // why the set can no longer be trusted; guarded by Inventory.mu
+	feeds    map[schema.GroupVersionResource]*feedState // guarded by Inventory.mu (informer_feed.go)
 }
 
 // startSetLocked starts a new set of informers as the pending one, replacing
@@ -51,7 +52,9 @@ func (i *Inventory) startSetLocked(ctx context.Context) {
 	i.restartBackoff = min(max(2*i.restartBackoff, time.Second), time.Minute)
 	i.metrics.informerStarts.Inc()
 
-	lists := strippedLists{i.dyn} // each list page stripped as it comes (transform.go)
+	// Each list page stripped as it comes (transform.go); lists and watches
+	// the API server refused tried again at once (informer_resume.go).
+	lists := resumingClient{strippedLists{i.dyn}, i, s}
 	all := dynamicinformer.NewDynamicSharedInformerFactory(lists, 0)
 	ns := i.opts.Cluster.CiliumNamespace
 	if ns == "" {
@@ -116,55 +119,15 @@ func (s *informerSet) hasSynced() bool {
 	return !slices.ContainsFunc(s.synced, func(f cache.InformerSynced) bool { return !f() })
 }
 
-// watchFailed is a set's watch error handler: the set is no longer trusted.
-// Errors of a set that was replaced (its lists cancelled) are not counted.
+// watchFailed is a set's watch error handler: client-go's reflector failed
+// to list or watch a resource and will list it again after a backoff. The
+// feed is stale until its watch runs again. An error of a set being stopped
+// is not one.
 func (i *Inventory) watchFailed(s *informerSet, gvr schema.GroupVersionResource, err error) {
-	reason := fmt.Sprintf("watching %s failed: %v", gvr.Resource, err)
-	i.mu.Lock()
-	current := s == i.live || s == i.pending
-	if s == i.pending && !s.listedBy[gvr]() {
-		// Its first list failed (an API server that just restarted answers
-		// 429 until its watch cache is ready): nothing of it was delivered,
-		// so nothing is stale, and its reflector lists again. Replacing the
-		// whole set instead would list every resource again each time.
-		i.mu.Unlock()
-		i.metrics.watchErrors.WithLabelValues(gvr.Resource).Inc()
-		i.log.Debug().Err(err).Str("resource", gvr.Resource).Msg("first list failed; client-go lists again")
+	if errors.Is(err, context.Canceled) {
 		return
 	}
-	if current && s.failed == "" {
-		s.failed = reason
-	}
-	live := s == i.live
-	if live {
-		s.cancel() // its objects stay, frozen; its reflectors would only list again beside the next set's
-	}
-	i.mu.Unlock()
-	if !current {
-		return
-	}
-	i.metrics.watchErrors.WithLabelValues(gvr.Resource).Inc()
-	i.log.Debug().Err(err).Str("resource", gvr.Resource).Bool("live", live).Msg("watch failed")
-	if live {
-		i.setStatus(false, reason)
-	}
-}
-
-// markFailedLocked distrusts the current sets (the API server is unreachable:
-// their watches are broken, and client-go would relist only after a backoff)
-// and stops the live one's informers.
-func (i *Inventory) markFailedLocked(reason string) {
-	for _, s := range []*informerSet{i.live, i.pending} {
-		if s != nil && s.failed == "" {
-			s.failed = reason
-		}
-	}
-	if i.live != nil {
-		// Its objects stay, frozen, until a new set is promoted; its
-		// reflectors would only retry and list again beside the new set's
-		// (a second list of everything per outage).
-		i.live.cancel()
-	}
+	i.feedBroken(s, gvr, "listing and watching "+gvr.Resource+" failed", err)
 }
 
 // promote makes a synced pending set the live one and stops the previous
@@ -173,8 +136,8 @@ func (i *Inventory) markFailedLocked(reason string) {
 func (i *Inventory) promote(s *informerSet) {
 	i.mu.Lock()
 	defer i.mu.Unlock()
-	if s != i.pending || s.failed != "" {
-		return // replaced meanwhile, or failed: the probe starts another
+	if s != i.pending {
+		return // replaced meanwhile
 	}
 	old := i.live
 	if old != nil {
@@ -193,6 +156,9 @@ func (i *Inventory) promote(s *informerSet) {
 	i.live, i.pending = s, nil
 	i.objects = s.objects
 	i.status.Synced = true
+	if why, _ := s.staleLocked(i.gvrs, s.promoted); why != "" {
+		i.setStatusLocked(false, why) // a feed broke since it listed; the probe decides when it is current
+	}
 	i.releaseAfterBuildLocked()
 	ev := i.log.Debug()
 	if old == nil {

@@ -9,6 +9,7 @@ import (
 type inventoryMetrics struct {
 	inv         *Inventory
 	watchErrors *prometheus.CounterVec
+	lists       *prometheus.CounterVec
 	badObjects  prometheus.Counter
 	// informerStarts counts sets of informers started (informer_set.go).
 	informerStarts prometheus.Counter
@@ -20,11 +21,15 @@ type inventoryMetrics struct {
 func newInventoryMetrics(reg prometheus.Registerer, inv *Inventory) (*inventoryMetrics, error) {
 	m := &inventoryMetrics{inv: inv,
 		watchErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_inventory_watch_errors_total",
-			Help: "Errors of the Kubernetes watches, by resource."}, []string{"resource"}),
+			Help: "Times a Kubernetes watch broke (the API server unreachable, a watch ended with an error, a relist), by resource."},
+			[]string{"resource"}),
+		lists: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_inventory_lists_total",
+			Help: "Lists of a Kubernetes resource (pages not counted): one per resource at start, then one per relist."},
+			[]string{"resource"}),
 		badObjects: prometheus.NewCounter(prometheus.CounterOpts{Name: "routewarden_inventory_unreadable_objects_total",
 			Help: "Kubernetes objects that could not be read and were left out."}),
 		informerStarts: prometheus.NewCounter(prometheus.CounterOpts{Name: "routewarden_inventory_informer_starts_total",
-			Help: "Times the informers were started: once at start, then after each failure, to list again at once."}),
+			Help: "Times a set of informers was started: once at start, then when watches did not resume after an outage."}),
 		available: prometheus.NewDesc("routewarden_inventory_available",
 			"1 while the Kubernetes API is reachable and the informers have synced.", nil, nil),
 		synced: prometheus.NewDesc("routewarden_inventory_synced",
@@ -32,7 +37,7 @@ func newInventoryMetrics(reg prometheus.Registerer, inv *Inventory) (*inventoryM
 		objects: prometheus.NewDesc("routewarden_inventory_objects",
 			"Objects in the inventory, by resource.", []string{"resource"}, nil),
 	}
-	if err := promreg.Register(reg, "inventory", m.watchErrors, m.badObjects, m.informerStarts, m); err != nil {
+	if err := promreg.Register(reg, "inventory", m.watchErrors, m.lists, m.badObjects, m.informerStarts, m); err != nil {
 		return nil, err
 	}
 	return m, nil

@@ -20,13 +20,15 @@ import (
 	"github.com/routewarden/routewarden/validator"
 )
 
-// TestInventoryAfterAnOutage stops kube-apiserver and etcd long enough for
-// client-go's reflectors to back off, then starts them again. The inventory
-// must stay unavailable until informers that listed after the restart have
-// synced (never on /readyz alone: the old reflectors would list only after
-// their backoff), and it must not wait for that backoff: new informers list
-// at once. A Node created after the recovery is seen; every goroutine of the
-// replaced informers is gone once Run returns.
+// TestInventoryAfterAnOutage stops kube-apiserver and etcd for 20 s, long
+// enough for client-go's reflectors to have backed off, then starts them
+// again. The inventory must stay unavailable until every watch runs again
+// (never on /readyz alone), and must not wait for the reflectors' backoff.
+// The same informers serve on: their watches resume, and a resource whose
+// resource version the restarted API server no longer has (all but Nodes,
+// which changed last) is listed again once, from the watch cache. Changes
+// after the recovery are seen, deletions with their tombstones; every
+// goroutine of the informers is gone once Run returns.
 func TestInventoryAfterAnOutage(t *testing.T) {
 	env := testkube.Start(t)
 	env.InstallCiliumCRDs(t)
@@ -36,7 +38,8 @@ func TestInventoryAfterAnOutage(t *testing.T) {
 		t.Fatal(err)
 	}
 	ignore := goleak.IgnoreCurrent()
-	inv, err := NewInventory(cfg, InventoryOptions{ProbeInterval: time.Second}, zerolog.Nop(), prometheus.NewRegistry())
+	reg := prometheus.NewRegistry()
+	inv, err := NewInventory(cfg, InventoryOptions{ProbeInterval: time.Second}, zerolog.New(zerolog.NewTestWriter(t)).With().Timestamp().Logger(), reg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,12 +57,19 @@ func TestInventoryAfterAnOutage(t *testing.T) {
 			goleak.IgnoreAnyFunction("golang.org/x/net/http2.(*ClientConn).readLoop"))
 	}()
 	wait.True(t, "the inventory to be available", time.Minute, func() bool { return inv.Status().Available })
+	env.Apply(t, writeTemp(t, testkube.NodeManifest(5)))
+	wait.True(t, "node5 in the inventory", time.Minute, func() bool { return hasNode(inv, "node5") })
+	inv.mu.RLock()
+	first := inv.live
+	inv.mu.RUnlock()
+	listsBefore := counters(t, reg, "routewarden_inventory_lists_total")
 
 	env.Stop(t)
+	stopped := time.Now()
 	wait.True(t, "the inventory to be unavailable", time.Minute, func() bool { return !inv.Status().Available })
-	time.Sleep(20 * time.Second) // the reflectors' list retries now wait several seconds each
-	if c, _, err := inv.Cluster(time.Now()); err != nil || len(c.Nodes) != 4 {
-		t.Fatalf("during the outage the cache should still hold the 4 nodes: %v", err)
+	time.Sleep(20 * time.Second) // client-go's own retries would now wait several seconds each
+	if c, _, err := inv.Cluster(time.Now()); err != nil || len(c.Nodes) != 5 {
+		t.Fatalf("during the outage the cache should still hold the 5 nodes: %v", err)
 	}
 
 	env.Restart(t)
@@ -67,19 +77,61 @@ func TestInventoryAfterAnOutage(t *testing.T) {
 	wait.True(t, "the inventory to be available again", 2*time.Minute, func() bool { return inv.Status().Available })
 	t.Logf("available %s after the API server was back", time.Since(restarted).Round(time.Millisecond))
 	inv.mu.RLock()
-	listed := inv.live.started
-	inv.mu.RUnlock()
-	if listed.Before(restarted.Add(-time.Second)) { // The probe may see /readyz just before Restart returns.
-		t.Errorf("available with informers started %s before the API server came back", restarted.Sub(listed))
+	same := inv.live == first
+	for _, gvr := range inv.gvrs {
+		if f := inv.live.feeds[gvr]; f == nil || !f.watched.After(stopped) {
+			t.Errorf("available again without a watch of %s started since the outage", gvr.Resource)
+		}
 	}
+	inv.mu.RUnlock()
+	if !same || counters(t, reg, "routewarden_inventory_informer_starts_total")[""] != 1 {
+		t.Error("the informers were replaced: their watches should have resumed")
+	}
+	lists := counters(t, reg, "routewarden_inventory_lists_total")
+	for res, n := range lists {
+		if n-listsBefore[res] > 1 {
+			t.Errorf("%s listed %.0f times after the outage, want at most once", res, n-listsBefore[res])
+		}
+	}
+	t.Logf("lists after the outage: %v (before: %v)", lists, listsBefore)
 
-	created := time.Now()
-	env.Apply(t, writeTemp(t, testkube.NodeManifest(5)))
-	wait.True(t, "node5 in the inventory", time.Minute, func() bool {
+	env.Kubectl("delete", "node", "node5")
+	env.Apply(t, writeTemp(t, testkube.NodeManifest(6)))
+	wait.True(t, "node5 deleted and node6 added", time.Minute, func() bool {
 		c, _, _ := inv.Cluster(time.Now())
-		return slices.ContainsFunc(c.Nodes, func(n validator.Node) bool { return n.Name == "node5" })
+		gone := slices.ContainsFunc(c.Deleted, func(d validator.DeletedNode) bool { return d.Name == "node5" })
+		return gone && hasNode(inv, "node6") && !hasNode(inv, "node5")
 	})
-	t.Logf("a Node created after the recovery was seen %s later", time.Since(created).Round(time.Millisecond))
+}
+
+// hasNode reports whether the inventory has a Node of that name.
+func hasNode(inv *Inventory, name string) bool {
+	c, _, err := inv.Cluster(time.Now())
+	return err == nil && slices.ContainsFunc(c.Nodes, func(n validator.Node) bool { return n.Name == name })
+}
+
+// counters reads a counter family from reg (any, if name is ""), by its
+// first label's value ("" without labels).
+func counters(t *testing.T, reg prometheus.Gatherer, name string) map[string]float64 {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]float64{}
+	for _, mf := range mfs {
+		if name != "" && mf.GetName() != name {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			key := ""
+			if len(m.GetLabel()) > 0 {
+				key = m.GetLabel()[0].GetValue()
+			}
+			out[key] = m.GetCounter().GetValue()
+		}
+	}
+	return out
 }
 
 // TestPromoteTombstonesNodesDeletedUnwatched: a node the replaced informers

@@ -6,11 +6,11 @@ import (
 	"time"
 )
 
-// setStatus records whether the inventory can be trusted, logging a change of
-// availability.
-func (i *Inventory) setStatus(available bool, reason string) {
-	i.mu.Lock()
-	defer i.mu.Unlock()
+// setStatusLocked records whether the inventory can be trusted, logging a
+// change of availability. What decided the status (the probe, a feed that
+// broke) sets it under the same hold of i.mu, so that an older decision
+// never overwrites a newer one.
+func (i *Inventory) setStatusLocked(available bool, reason string) {
 	if i.status.Available == available && i.status.Reason == reason {
 		return
 	}
@@ -57,30 +57,36 @@ func (i *Inventory) Run(ctx context.Context) error {
 			} // else the probe below checks the API server and promotes it
 		case <-timer.C:
 		}
-		i.probe(ctx)
+		settling := i.probe(ctx)
 		next := i.opts.ProbeInterval
 		i.mu.RLock()
 		if !i.status.Available && i.live != nil {
 			next = min(next, time.Second)
 		}
 		i.mu.RUnlock()
+		if settling {
+			next = min(next, resumeSettle/2)
+		}
 		timer.Reset(next)
 	}
 }
 
 // probe asks the API server whether it is ready. The inventory is available
-// when the last probe succeeded and the live informers have synced and have
-// not failed since: after any failure (a watch error, or the API server
-// unreachable) new informers must list and sync first. They are started as
-// soon as the API server is ready again.
-func (i *Inventory) probe(ctx context.Context) {
+// when the last probe succeeded and the live informers have synced and every
+// one of their feeds is current (informer_feed.go): after an outage, once
+// each watch has resumed, or its resource been listed again. A live set
+// whose feeds have not all resumed within resumeWithin of the API server
+// answering is replaced by a new set, which lists everything. settling is
+// true when the API server answers and the live set waits only for resumed
+// watches to settle: then the next probe is soon.
+func (i *Inventory) probe(ctx context.Context) (settling bool) {
 	pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	body, err := i.disc.RESTClient().Get().AbsPath("/readyz").DoRaw(pctx)
 	reason := ""
 	switch {
 	case ctx.Err() != nil:
-		return
+		return false
 	case err != nil:
 		reason = fmt.Sprintf("the Kubernetes API server is unreachable: %v", err)
 	case string(body) != "ok":
@@ -95,33 +101,46 @@ func (i *Inventory) probe(ctx context.Context) {
 		}
 	}
 	i.mu.Lock()
+	defer i.mu.Unlock()
 	if reason != "" {
-		i.markFailedLocked(reason)
-		i.mu.Unlock()
-		i.setStatus(false, reason)
-		return
+		i.staleFrom = time.Time{} // counted from when the API server answers
+		i.setStatusLocked(false, reason)
+		return false
 	}
-	live, pending, now := i.live, i.pending, time.Now()
-	switch {
-	case live != nil && live.failed == "":
-		if now.Sub(live.promoted) > time.Minute {
-			i.restartBackoff = 0 // healthy for a while: the next failure restarts at once
-		}
-	case pending == nil || pending.failed != "":
-		if now.Before(i.restartAt) {
-			break
-		}
-		if live != nil {
-			i.log.Info().Str("after", live.failed).Msg("the Kubernetes API server answers: new informers list everything again")
-		}
-		i.startSetLocked(ctx)
-	}
+	live, now := i.live, time.Now()
 	switch {
 	case live == nil:
 		reason = "informers not synced yet"
-	case live.failed != "":
-		reason = "informers listing again after a failure (" + live.failed + ")"
+		if i.pending == nil && !now.Before(i.restartAt) {
+			i.startSetLocked(ctx)
+		}
+	default:
+		reason, settling = live.staleLocked(i.gvrs, now)
+		i.replaceStaleLocked(ctx, reason, now)
 	}
-	i.mu.Unlock()
-	i.setStatus(reason == "", reason)
+	i.setStatusLocked(reason == "", reason)
+	return settling
+}
+
+// replaceStaleLocked starts a new set of informers when the live set has
+// been stale (why) for resumeWithin while the API server answered, and
+// none is listing yet.
+func (i *Inventory) replaceStaleLocked(ctx context.Context, why string, now time.Time) {
+	live := i.live
+	if why == "" {
+		i.staleFrom = time.Time{}
+		if now.Sub(live.promoted) > time.Minute {
+			i.restartBackoff = 0 // healthy for a while: the next replacement starts at once
+		}
+		return
+	}
+	if i.staleFrom.IsZero() {
+		i.staleFrom = now
+	}
+	if now.Sub(i.staleFrom) < i.resumeWithin || i.pending != nil || now.Before(i.restartAt) {
+		return
+	}
+	i.log.Info().Str("stale", why).Dur("for", now.Sub(i.staleFrom)).
+		Msg("the informers did not resume: new informers list everything again")
+	i.startSetLocked(ctx)
 }

@@ -2,11 +2,12 @@ package kube
 
 import (
 	"context"
-	"github.com/routewarden/routewarden/internal/wait"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/routewarden/routewarden/internal/wait"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"

@@ -1,0 +1,200 @@
+package kube
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
+)
+
+// resumingClient is the dynamic client an informer set lists and watches
+// through (around strippedLists). It tells the inventory each feed's state
+// (informer_feed.go), and it retries, every feedRetry, a list or a watch
+// that failed for a while (connection refused; 429 while a restarted API
+// server fills its watch caches; 404 while it does not serve a CRD yet; 5xx)
+// instead of returning the error to client-go's reflector. The reflector would back off, up to 30 s and jittered to 60 s
+// after a long outage, before it even tried again; retried here, a watch
+// resumes from the feed's resource version within a second of the API server
+// being back, and a relist, when one is needed, waits for the watch cache
+// rather than being served from etcd in pages of 500.
+type resumingClient struct {
+	dynamic.Interface
+	inv *Inventory
+	set *informerSet
+}
+
+// feedRetry is how often a refused list or watch is tried again.
+const feedRetry = time.Second
+
+func (c resumingClient) Resource(gvr schema.GroupVersionResource) dynamic.NamespaceableResourceInterface {
+	return resumingResource{c.Interface.Resource(gvr), resumer{c.inv, c.set, gvr}}
+}
+
+type resumingResource struct {
+	dynamic.NamespaceableResourceInterface
+	r resumer
+}
+
+// Namespace is what the informers list and watch through (all namespaces: "").
+func (r resumingResource) Namespace(ns string) dynamic.ResourceInterface {
+	return resumingNamespace{r.NamespaceableResourceInterface.Namespace(ns), r.r}
+}
+
+func (r resumingResource) List(ctx context.Context, opts metav1.ListOptions) (*unstructured.UnstructuredList, error) {
+	return r.r.list(ctx, opts, r.NamespaceableResourceInterface.List)
+}
+
+func (r resumingResource) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+	return r.r.watch(ctx, opts, r.NamespaceableResourceInterface.Watch)
+}
+
+type resumingNamespace struct {
+	dynamic.ResourceInterface
+	r resumer
+}
+
+func (r resumingNamespace) List(ctx context.Context, opts metav1.ListOptions) (*unstructured.UnstructuredList, error) {
+	return r.r.list(ctx, opts, r.ResourceInterface.List)
+}
+
+func (r resumingNamespace) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+	return r.r.watch(ctx, opts, r.ResourceInterface.Watch)
+}
+
+// resumer lists and watches one feed.
+type resumer struct {
+	inv *Inventory
+	set *informerSet
+	gvr schema.GroupVersionResource
+}
+
+// transient reports whether a request failed in a way that may pass (the
+// API server away, starting, or overloaded). Nothing of it was served, so
+// trying it again cannot go back in time. 410 Gone and the like are not:
+// client-go lists again from another resource version.
+func transient(err error) bool {
+	return utilnet.IsConnectionRefused(err) || utilnet.IsConnectionReset(err) || utilnet.IsProbableEOF(err) ||
+		apierrors.IsTooManyRequests(err) || apierrors.IsNotFound(err) || apierrors.IsServiceUnavailable(err) ||
+		apierrors.IsInternalError(err) || apierrors.IsServerTimeout(err) || apierrors.IsTimeout(err)
+}
+
+// retry waits feedRetry; false when ctx ended first.
+func retry(ctx context.Context) bool {
+	t := time.NewTimer(feedRetry)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+func (r resumer) list(ctx context.Context, opts metav1.ListOptions,
+	next func(context.Context, metav1.ListOptions) (*unstructured.UnstructuredList, error)) (*unstructured.UnstructuredList, error) {
+	if opts.Continue == "" {
+		r.inv.feedListing(r.set, r.gvr)
+	}
+	for {
+		l, err := next(ctx, opts)
+		switch {
+		case err == nil:
+			r.inv.feedPage(r.set, r.gvr, len(l.Items), l.GetContinue() == "")
+			return l, nil
+		case ctx.Err() != nil || !transient(err):
+			return l, err
+		}
+		r.inv.feedBroken(r.set, r.gvr, "listing "+r.gvr.Resource, err)
+		if !retry(ctx) {
+			return nil, fmt.Errorf("listing %s: %w", r.gvr.Resource, ctx.Err())
+		}
+	}
+}
+
+func (r resumer) watch(ctx context.Context, opts metav1.ListOptions,
+	next func(context.Context, metav1.ListOptions) (watch.Interface, error)) (watch.Interface, error) {
+	for {
+		w, err := next(ctx, opts)
+		switch {
+		case err == nil:
+			return newWatchedFeed(w, r, r.inv.feedWatching(r.set, r.gvr)), nil
+		case ctx.Err() != nil:
+			return nil, err
+		}
+		r.inv.feedBroken(r.set, r.gvr, "watching "+r.gvr.Resource, err)
+		if !transient(err) {
+			return nil, err
+		}
+		if !retry(ctx) {
+			return nil, fmt.Errorf("watching %s: %w", r.gvr.Resource, ctx.Err())
+		}
+	}
+}
+
+// watchedFeed passes a watch's events on, counts them for the feed, and
+// tells the inventory how the watch ended: with an error event (410 Gone:
+// the reflector lists again), or at once with nothing.
+type watchedFeed struct {
+	in      watch.Interface
+	out     chan watch.Event
+	stop    chan struct{}
+	once    sync.Once
+	r       resumer
+	f       *feedState
+	started time.Time
+}
+
+func newWatchedFeed(in watch.Interface, r resumer, f *feedState) *watchedFeed {
+	w := &watchedFeed{in: in, out: make(chan watch.Event), stop: make(chan struct{}), r: r, f: f, started: time.Now()}
+	go w.run()
+	return w
+}
+
+// ResultChan implements watch.Interface.
+func (w *watchedFeed) ResultChan() <-chan watch.Event { return w.out }
+
+// Stop implements watch.Interface.
+func (w *watchedFeed) Stop() {
+	w.once.Do(func() {
+		close(w.stop)
+		w.in.Stop()
+	})
+}
+
+func (w *watchedFeed) run() {
+	defer close(w.out)
+	events := 0
+	for {
+		select {
+		case <-w.stop:
+			return
+		case e, ok := <-w.in.ResultChan():
+			if !ok {
+				// client-go's rule for a watch it does not trust ("very short watch").
+				w.r.inv.feedWatchEnded(w.r.set, w.r.gvr, events == 0 && time.Since(w.started) < time.Second)
+				return
+			}
+			switch e.Type {
+			case watch.Error:
+				w.r.inv.feedBroken(w.r.set, w.r.gvr, "the watch of "+w.r.gvr.Resource+" ended", apierrors.FromObject(e.Object))
+			case watch.Bookmark:
+			default:
+				events++
+				w.f.received.Add(1)
+			}
+			select {
+			case w.out <- e:
+			case <-w.stop:
+				return
+			}
+		}
+	}
+}
