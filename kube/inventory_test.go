@@ -7,13 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/routewarden/routewarden/internal/wait"
-
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/routewarden/routewarden/internal/testkube"
+	"github.com/routewarden/routewarden/internal/wait"
 	"github.com/routewarden/routewarden/validator"
 )
 
