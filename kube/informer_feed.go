@@ -2,6 +2,7 @@ package kube
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -27,9 +28,8 @@ import (
 // have arrived.
 const resumeSettle = 500 * time.Millisecond
 
-// catchUpMax bounds the wait for the handler to have had everything
-// received (the counts can drift: client-go merges two deletions of one
-// object into one call).
+// catchUpMax bounds the wait for the handler to have had the last event
+// received (an event the handler never gets: an object it cannot read).
 const catchUpMax = 5 * time.Second
 
 // feedState is what the inventory knows of one feed; guarded by Inventory.mu
@@ -41,10 +41,28 @@ type feedState struct {
 	resumed    time.Time // when its watch ran again after it broke
 	watched    time.Time // when its watch last started
 
-	// Objects listed and events watched (received), and handler calls
-	// (handled): handled catches up with received once the informer has
-	// delivered what the API server sent.
+	// The resource versions of the last event the watch received and of the
+	// newest object the handler has had: the handler has caught up when
+	// handled reaches received. Events come in resource version order; a
+	// relist's objects are older than the events after it, and those of its
+	// objects that did not change are not handed to the handler at all.
 	received, handled atomic.Uint64
+}
+
+// resourceVersion is an object's resource version as a number, 0 when it
+// is not one (resource versions are opaque; the API server's are etcd
+// revisions).
+func resourceVersion(rv string) uint64 {
+	n, _ := strconv.ParseUint(rv, 10, 64)
+	return n
+}
+
+// handledVersion records that the handler has had an object of this
+// resource version.
+func (f *feedState) handledVersion(rv string) {
+	if n := resourceVersion(rv); n > f.handled.Load() {
+		f.handled.Store(n) // handler calls of one informer come one at a time
+	}
 }
 
 // feed returns the state of a set's feed of gvr.
@@ -94,7 +112,7 @@ func (s *informerSet) staleLocked(gvrs []schema.GroupVersionResource, now time.T
 }
 
 // caughtUp reports whether a resumed feed has run for resumeSettle and its
-// handler has had what it received (or catchUpMax has passed).
+// handler has had the last event it received (or catchUpMax has passed).
 func (f *feedState) caughtUp(now time.Time) bool {
 	if f.resumed.IsZero() || now.Sub(f.resumed) < resumeSettle {
 		return false
@@ -114,14 +132,11 @@ func (i *Inventory) feedListing(s *informerSet, gvr schema.GroupVersionResource)
 	}
 }
 
-// feedPage records a page of a feed's list: n objects received, and the
-// list is whole when it is the last page.
-func (i *Inventory) feedPage(s *informerSet, gvr schema.GroupVersionResource, n int, last bool) {
+// feedListed records that a feed's list has been received in full.
+func (i *Inventory) feedListed(s *informerSet, gvr schema.GroupVersionResource) {
 	i.mu.Lock()
 	defer i.mu.Unlock()
-	f := s.feed(gvr)
-	f.received.Add(uint64(n))
-	f.listed = f.listed || last
+	s.feed(gvr).listed = true
 }
 
 // feedWatching records that a feed's watch runs (again), and returns the

@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/goleak"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 )
@@ -17,8 +18,8 @@ import (
 // TestFeedStates drives the feeds of a live informer set through an outage
 // by hand: a feed is stale from the moment its watch breaks (it lists again,
 // its watch ends with an error or at once with nothing) until its watch has
-// run again for resumeSettle and the handler has had what it received (or
-// catchUpMax passed); a break before the first list, or of a set that is
+// run again for resumeSettle and the handler has had the last event it
+// received (or catchUpMax passed); a break before the first list, or of a set that is
 // neither live nor pending, is nothing.
 func TestFeedStates(t *testing.T) {
 	inv := offlineInventory(t, InventoryOptions{})
@@ -42,7 +43,7 @@ func TestFeedStates(t *testing.T) {
 	}{
 		{name: "a break before the first list", do: func() { inv.feedBroken(live, nodes, "listing nodes", refused) }, errors: 1},
 		{name: "the first list failing again", do: func() { inv.feedBroken(live, nodes, "listing nodes", refused) }, errors: 1},
-		{name: "both listed", do: func() { inv.feedPage(live, nodes, 0, true); inv.feedPage(live, cms, 0, true) }, errors: 1},
+		{name: "both listed", do: func() { inv.feedListed(live, nodes); inv.feedListed(live, cms) }, errors: 1},
 		{name: "the API server goes away", do: func() { inv.feedBroken(live, cms, "watching configmaps", refused) },
 			stale: "watching configmaps: dial tcp", errors: 2},
 		{name: "the same break, retried", do: func() { inv.feedBroken(live, cms, "watching configmaps", refused) },
@@ -53,14 +54,15 @@ func TestFeedStates(t *testing.T) {
 			resume(nodes)() // not broken: a watch like any other
 			inv.feedBroken(live, nodes, "the watch of nodes ended", gone)
 		}, after: resumeSettle, stale: "too old resource version", errors: 3},
-		{name: "its relist, 2 objects", do: func() { inv.feedListing(live, nodes); inv.feedPage(live, nodes, 2, true) },
+		{name: "its relist", do: func() { inv.feedListing(live, nodes); inv.feedListed(live, nodes) },
 			stale: "listing nodes again", errors: 3}, // the same break
-		{name: "watching after the relist, not handled yet", do: resume(nodes), after: resumeSettle,
-			stale: "resuming the watch of nodes", errors: 3},
-		{name: "the handler has them", do: func() {
-			inv.upsert(live, nodes, testNode("node1", "10.0.0.11"))
-			inv.upsert(live, nodes, testNode("node2", "10.0.0.12"))
-		}, after: resumeSettle, errors: 3},
+		{name: "watching after the relist, an event not handled yet", do: func() {
+			resume(nodes)()
+			inv.upsert(live, nodes, nodeAt("node1", "10.0.0.11", "6")) // from the relist
+			live.feed(nodes).received.Store(7)
+		}, after: resumeSettle, stale: "resuming the watch of nodes", errors: 3},
+		{name: "the handler has it", do: func() { inv.upsert(live, nodes, nodeAt("node2", "10.0.0.12", "7")) },
+			after: resumeSettle, errors: 3},
 		{name: "a resumed watch that ends with nothing", do: func() {
 			inv.feedBroken(live, cms, "watching configmaps", refused)
 			resume(cms)()
@@ -69,7 +71,7 @@ func TestFeedStates(t *testing.T) {
 		{name: "its next watch", do: resume(cms), after: resumeSettle, errors: 4},
 		{name: "a watch that ends at once with nothing", do: func() { inv.feedWatchEnded(live, nodes, true) },
 			stale: "the watch of nodes ended at once", errors: 5},
-		{name: "received, never handled", do: func() { resume(nodes)(); live.feed(nodes).received.Add(1) },
+		{name: "received, never handled", do: func() { resume(nodes)(); live.feed(nodes).received.Store(8) },
 			after: resumeSettle, stale: "resuming the watch of nodes", errors: 5},
 		{name: "for catchUpMax", after: catchUpMax, errors: 5},
 		{name: "a stopped set's break", do: func() { inv.feedBroken(testNodeSet(), nodes, "watching nodes", refused) },
@@ -109,7 +111,7 @@ func TestPromoteBrokenFeed(t *testing.T) {
 	inv.mu.Unlock()
 	fresh := testNodeSet()
 	inv.pending = fresh
-	inv.feedPage(fresh, gvrNodes, 0, true)
+	inv.feedListed(fresh, gvrNodes)
 	inv.feedBroken(fresh, gvrNodes, "watching nodes", errors.New("connection refused"))
 	inv.promote(fresh)
 	if st := inv.Status(); st.Available || !strings.Contains(st.Reason, "watching nodes") {
@@ -159,12 +161,12 @@ func TestWatchedFeedEnds(t *testing.T) {
 	live := testNodeSet()
 	inv.pending = live
 	inv.promote(live)
-	inv.feedPage(live, gvrNodes, 0, true)
+	inv.feedListed(live, gvrNodes)
 	r := resumer{inv, live, gvrNodes}
 
 	in := watch.NewFakeWithChanSize(3, false)
 	w := newWatchedFeed(in, r, inv.feedWatching(live, gvrNodes))
-	in.Add(testNode("node1", "10.0.0.11"))
+	in.Add(nodeAt("node1", "10.0.0.11", "5"))
 	status := apierrors.NewResourceExpired("too old resource version: 1 (2)").ErrStatus
 	in.Error(&status)
 	for _, want := range []watch.EventType{watch.Added, watch.Error} {
@@ -175,8 +177,8 @@ func TestWatchedFeedEnds(t *testing.T) {
 	if st := inv.Status(); st.Available || !strings.Contains(st.Reason, "too old resource version") {
 		t.Errorf("status %+v after a 410", st)
 	}
-	if n := live.feed(gvrNodes).received.Load(); n != 1 {
-		t.Errorf("%d events counted, want 1 (not the error)", n)
+	if n := live.feed(gvrNodes).received.Load(); n != 5 {
+		t.Errorf("last event received at resource version %d, want 5 (the error's is none)", n)
 	}
 	in.Add(testNode("node2", "10.0.0.12")) // nobody reads it
 	time.Sleep(10 * time.Millisecond)
@@ -198,6 +200,13 @@ func TestWatchedFeedEnds(t *testing.T) {
 	if !strings.Contains(why, "ended at once") {
 		t.Errorf("stale %q after a watch that ended at once", why)
 	}
+}
+
+// nodeAt is testNode at a resource version.
+func nodeAt(name, ip, rv string) *unstructured.Unstructured {
+	n := testNode(name, ip)
+	n.SetResourceVersion(rv)
+	return n
 }
 
 // counterTotal sums a counter family's values.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -107,7 +108,9 @@ func (r resumer) list(ctx context.Context, opts metav1.ListOptions,
 		l, err := next(ctx, opts)
 		switch {
 		case err == nil:
-			r.inv.feedPage(r.set, r.gvr, len(l.Items), l.GetContinue() == "")
+			if l.GetContinue() == "" {
+				r.inv.feedListed(r.set, r.gvr)
+			}
 			return l, nil
 		case ctx.Err() != nil || !transient(err):
 			return l, err
@@ -139,7 +142,8 @@ func (r resumer) watch(ctx context.Context, opts metav1.ListOptions,
 	}
 }
 
-// watchedFeed passes a watch's events on, counts them for the feed, and
+// watchedFeed passes a watch's events on, notes the last one's resource
+// version for the feed, and
 // tells the inventory how the watch ended: with an error event (410 Gone:
 // the reflector lists again), or at once with nothing.
 type watchedFeed struct {
@@ -188,7 +192,9 @@ func (w *watchedFeed) run() {
 			case watch.Bookmark:
 			default:
 				events++
-				w.f.received.Add(1)
+				if m, err := meta.Accessor(e.Object); err == nil {
+					w.f.received.Store(resourceVersion(m.GetResourceVersion()))
+				}
 			}
 			select {
 			case w.out <- e:
