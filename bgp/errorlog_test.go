@@ -13,6 +13,7 @@ import (
 	"github.com/routewarden/routewarden/bgp/gobgplog"
 	"github.com/routewarden/routewarden/bgp/rib"
 	"github.com/routewarden/routewarden/internal/logbuf"
+	"github.com/routewarden/routewarden/internal/testprom"
 )
 
 // TestCountErrors: each protocol error GoBGP logs (at the level and with the
@@ -58,7 +59,7 @@ func TestCountErrors(t *testing.T) {
 			if tc.level == slog.LevelWarn {
 				l.Info(tc.msg, tc.fields...) // not a warning: not counted
 			}
-			got := gathered(t, reg)
+			got := testprom.Counters(t, reg)
 			if got[tc.series] != 1 {
 				t.Errorf("%s = %v; all: %v", tc.series, got[tc.series], got)
 			}
@@ -82,27 +83,4 @@ func prefixLimitToo(series string) []string {
 		return []string{"notifications"}
 	}
 	return nil
-}
-
-// gathered returns every counter series with a non-zero value, as name{labels}.
-func gathered(t *testing.T, reg *prometheus.Registry) map[string]float64 {
-	t.Helper()
-	mfs, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]float64{}
-	for _, mf := range mfs {
-		for _, m := range mf.GetMetric() {
-			if m.GetCounter() == nil || m.GetCounter().GetValue() == 0 {
-				continue
-			}
-			var labels []string
-			for _, l := range m.GetLabel() {
-				labels = append(labels, l.GetName()+`="`+l.GetValue()+`"`)
-			}
-			out[mf.GetName()+"{"+strings.Join(labels, ",")+"}"] = m.GetCounter().GetValue()
-		}
-	}
-	return out
 }

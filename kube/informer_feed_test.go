@@ -7,12 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/goleak"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/routewarden/routewarden/internal/testprom"
 )
 
 // TestFeedStates drives the feeds of a live informer set through an outage
@@ -89,7 +90,7 @@ func TestFeedStates(t *testing.T) {
 		if want := strings.HasPrefix(tc.stale, "resuming"); settling != want {
 			t.Errorf("%s: settling %v, want %v", tc.name, settling, want)
 		}
-		if n := counterTotal(t, inv.metrics.watchErrors); n != tc.errors {
+		if n := testprom.Sum(t, inv.metrics.watchErrors); n != tc.errors {
 			t.Errorf("%s: %.0f watch errors counted, want %.0f", tc.name, n, tc.errors)
 		}
 	}
@@ -130,7 +131,7 @@ func TestStaleSetReplaced(t *testing.T) {
 	inv.promote(live)
 	ctx := context.Background()
 	start := time.Now()
-	starts := func() float64 { return counterTotal(t, inv.metrics.informerStarts) }
+	starts := func() float64 { return testprom.Sum(t, inv.metrics.informerStarts) }
 	inv.mu.Lock()
 	defer inv.mu.Unlock()
 	inv.gvrs = []schema.GroupVersionResource{gvrNodes}
@@ -207,16 +208,4 @@ func nodeAt(name, ip, rv string) *unstructured.Unstructured {
 	n := testNode(name, ip)
 	n.SetResourceVersion(rv)
 	return n
-}
-
-// counterTotal sums a counter family's values.
-func counterTotal(t *testing.T, c prometheus.Collector) float64 {
-	t.Helper()
-	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(c)
-	sum := 0.0
-	for _, n := range counters(t, reg, "") {
-		sum += n
-	}
-	return sum
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/routewarden/routewarden/internal/testkube"
+	"github.com/routewarden/routewarden/internal/testprom"
 	"github.com/routewarden/routewarden/internal/wait"
 	"github.com/routewarden/routewarden/validator"
 )
@@ -62,7 +64,7 @@ func TestInventoryAfterAnOutage(t *testing.T) {
 	inv.mu.RLock()
 	first := inv.live
 	inv.mu.RUnlock()
-	listsBefore := counters(t, reg, "routewarden_inventory_lists_total")
+	listsBefore := lists(t, reg)
 
 	env.Stop(t)
 	stopped := time.Now()
@@ -84,16 +86,16 @@ func TestInventoryAfterAnOutage(t *testing.T) {
 		}
 	}
 	inv.mu.RUnlock()
-	if !same || counters(t, reg, "routewarden_inventory_informer_starts_total")[""] != 1 {
+	if !same || testprom.Counters(t, reg)["routewarden_inventory_informer_starts_total{}"] != 1 {
 		t.Error("the informers were replaced: their watches should have resumed")
 	}
-	lists := counters(t, reg, "routewarden_inventory_lists_total")
-	for res, n := range lists {
+	listsAfter := lists(t, reg)
+	for res, n := range listsAfter {
 		if n-listsBefore[res] > 1 {
 			t.Errorf("%s listed %.0f times after the outage, want at most once", res, n-listsBefore[res])
 		}
 	}
-	t.Logf("lists after the outage: %v (before: %v)", lists, listsBefore)
+	t.Logf("lists after the outage: %v (before: %v)", listsAfter, listsBefore)
 
 	env.Kubectl("delete", "node", "node5")
 	env.Apply(t, writeTemp(t, testkube.NodeManifest(6)))
@@ -110,25 +112,12 @@ func hasNode(inv *Inventory, name string) bool {
 	return err == nil && slices.ContainsFunc(c.Nodes, func(n validator.Node) bool { return n.Name == name })
 }
 
-// counters reads a counter family from reg (any, if name is ""), by its
-// first label's value ("" without labels).
-func counters(t *testing.T, reg prometheus.Gatherer, name string) map[string]float64 {
-	t.Helper()
-	mfs, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
+// lists is routewarden_inventory_lists_total by resource.
+func lists(t *testing.T, reg prometheus.Gatherer) map[string]float64 {
 	out := map[string]float64{}
-	for _, mf := range mfs {
-		if name != "" && mf.GetName() != name {
-			continue
-		}
-		for _, m := range mf.GetMetric() {
-			key := ""
-			if len(m.GetLabel()) > 0 {
-				key = m.GetLabel()[0].GetValue()
-			}
-			out[key] = m.GetCounter().GetValue()
+	for k, v := range testprom.Counters(t, reg) {
+		if res, ok := strings.CutPrefix(k, `routewarden_inventory_lists_total{resource="`); ok {
+			out[strings.TrimSuffix(res, `"}`)] = v
 		}
 	}
 	return out
