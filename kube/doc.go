@@ -9,11 +9,16 @@
 // runs degraded), LoadBalancer Services, EndpointSlices and Cilium's BGP
 // resources. A transform (transform.go) decodes each object, with the
 // decoders kubectl output goes through, before it enters their store, which
-// keeps only that decoding (decodedObject, decoded_object.go). After a watch failure or an
-// unreachable API server a new generation of informers lists everything
-// again and replaces the old one once synced; the probe loop
-// (inventory_probe.go) says when the inventory can be trusted (Status) and
-// deleted Nodes are remembered for a while (tombstones). Inventory.Cluster
+// keeps only that decoding (decodedObject, decoded_object.go). The informers
+// list and watch through resumingClient (informer_resume.go,
+// informer_retry.go), which tries again what failed while the API server was
+// away, so that after an outage each watch resumes from where it was (a
+// resource the API server no longer has the history of is listed again,
+// once); each resource's feed (informer_feed.go) is stale from its break
+// until its watch runs again and has caught up. Only a set whose watches do
+// not resume is replaced by a new generation that lists everything. The
+// probe loop (inventory_probe.go) says when the inventory can be trusted
+// (Status), and deleted Nodes are remembered for a while (tombstones). Inventory.Cluster
 // translates the decoded objects into a validator.Cluster once per change.
 //
 // Offline (check, roas, validate-config): ReadFiles decodes kubectl output

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -28,9 +29,15 @@ import (
 // have arrived.
 const resumeSettle = 500 * time.Millisecond
 
-// catchUpMax bounds the wait for the handler to have had the last event
-// received (an event the handler never gets: an object it cannot read).
-const catchUpMax = 5 * time.Second
+// A resumed feed has caught up when its handler has had the newest object
+// received and no event has come for quietGap: a backlog comes back to back
+// (the watch reads the next event when the reflector has taken the last), a
+// live watch's events tens of milliseconds apart. catchUpMax bounds the wait
+// (a cluster that changes without pause; an event the handler never gets).
+const (
+	quietGap   = 50 * time.Millisecond
+	catchUpMax = 5 * time.Second
+)
 
 // feedState is what the inventory knows of one feed; guarded by Inventory.mu
 // but for the counters.
@@ -41,12 +48,30 @@ type feedState struct {
 	resumed    time.Time // when its watch ran again after it broke
 	watched    time.Time // when its watch last started
 
-	// The resource versions of the last event the watch received and of the
-	// newest object the handler has had: the handler has caught up when
-	// handled reaches received. Events come in resource version order; a
-	// relist's objects are older than the events after it, and those of its
-	// objects that did not change are not handed to the handler at all.
+	// The resource versions of the newest object received (an event, or
+	// an object of a list) and of the newest the handler has had: the
+	// handler has caught up when handled reaches received. A relist's
+	// objects that did not change are not handed to the handler again, but
+	// they are older than what it had. lastEvent is when the watch last
+	// received an event (unix nanoseconds).
 	received, handled atomic.Uint64
+	lastEvent         atomic.Int64
+}
+
+// storeMax raises a to v.
+func storeMax(a *atomic.Uint64, v uint64) {
+	for {
+		old := a.Load()
+		if v <= old || a.CompareAndSwap(old, v) {
+			return
+		}
+	}
+}
+
+// receivedVersion records an event of this resource version, received now.
+func (f *feedState) receivedVersion(rv string) {
+	storeMax(&f.received, resourceVersion(rv))
+	f.lastEvent.Store(time.Now().UnixNano())
 }
 
 // resourceVersion is an object's resource version as a number, 0 when it
@@ -59,11 +84,7 @@ func resourceVersion(rv string) uint64 {
 
 // handledVersion records that the handler has had an object of this
 // resource version.
-func (f *feedState) handledVersion(rv string) {
-	if n := resourceVersion(rv); n > f.handled.Load() {
-		f.handled.Store(n) // handler calls of one informer come one at a time
-	}
-}
+func (f *feedState) handledVersion(rv string) { storeMax(&f.handled, resourceVersion(rv)) }
 
 // feed returns the state of a set's feed of gvr.
 func (s *informerSet) feed(gvr schema.GroupVersionResource) *feedState {
@@ -112,12 +133,17 @@ func (s *informerSet) staleLocked(gvrs []schema.GroupVersionResource, now time.T
 }
 
 // caughtUp reports whether a resumed feed has run for resumeSettle and its
-// handler has had the last event it received (or catchUpMax has passed).
+// handler has had what it received, the watch quiet for quietGap (or
+// catchUpMax has passed).
 func (f *feedState) caughtUp(now time.Time) bool {
-	if f.resumed.IsZero() || now.Sub(f.resumed) < resumeSettle {
+	switch {
+	case f.resumed.IsZero() || now.Sub(f.resumed) < resumeSettle:
 		return false
+	case now.Sub(f.resumed) >= catchUpMax:
+		return true
 	}
-	return f.handled.Load() >= f.received.Load() || now.Sub(f.resumed) >= catchUpMax
+	quiet := now.Sub(time.Unix(0, f.lastEvent.Load())) >= quietGap
+	return quiet && f.handled.Load() >= f.received.Load()
 }
 
 // feedListing records a list of a feed (its first page): after the first,
@@ -132,11 +158,18 @@ func (i *Inventory) feedListing(s *informerSet, gvr schema.GroupVersionResource)
 	}
 }
 
-// feedListed records that a feed's list has been received in full.
-func (i *Inventory) feedListed(s *informerSet, gvr schema.GroupVersionResource) {
+// feedPage records a page of a feed's list: its objects received, and the
+// list received in full when it is the last page.
+func (i *Inventory) feedPage(s *informerSet, gvr schema.GroupVersionResource, l *unstructured.UnstructuredList) {
+	var newest uint64
+	for k := range l.Items {
+		newest = max(newest, resourceVersion(l.Items[k].GetResourceVersion()))
+	}
 	i.mu.Lock()
 	defer i.mu.Unlock()
-	s.feed(gvr).listed = true
+	f := s.feed(gvr)
+	storeMax(&f.received, newest)
+	f.listed = f.listed || l.GetContinue() == ""
 }
 
 // feedWatching records that a feed's watch runs (again), and returns the

@@ -19,8 +19,8 @@ import (
 // TestFeedStates drives the feeds of a live informer set through an outage
 // by hand: a feed is stale from the moment its watch breaks (it lists again,
 // its watch ends with an error or at once with nothing) until its watch has
-// run again for resumeSettle and the handler has had the last event it
-// received (or catchUpMax passed); a break before the first list, or of a set that is
+// run again for resumeSettle, the handler has had the newest object it
+// received and the watch is quiet (or catchUpMax passed); a break before the first list, or of a set that is
 // neither live nor pending, is nothing.
 func TestFeedStates(t *testing.T) {
 	inv := offlineInventory(t, InventoryOptions{})
@@ -44,7 +44,7 @@ func TestFeedStates(t *testing.T) {
 	}{
 		{name: "a break before the first list", do: func() { inv.feedBroken(live, nodes, "listing nodes", refused) }, errors: 1},
 		{name: "the first list failing again", do: func() { inv.feedBroken(live, nodes, "listing nodes", refused) }, errors: 1},
-		{name: "both listed", do: func() { inv.feedListed(live, nodes); inv.feedListed(live, cms) }, errors: 1},
+		{name: "both listed", do: func() { inv.feedPage(live, nodes, list()); inv.feedPage(live, cms, list()) }, errors: 1},
 		{name: "the API server goes away", do: func() { inv.feedBroken(live, cms, "watching configmaps", refused) },
 			stale: "watching configmaps: dial tcp", errors: 2},
 		{name: "the same break, retried", do: func() { inv.feedBroken(live, cms, "watching configmaps", refused) },
@@ -55,28 +55,36 @@ func TestFeedStates(t *testing.T) {
 			resume(nodes)() // not broken: a watch like any other
 			inv.feedBroken(live, nodes, "the watch of nodes ended", gone)
 		}, after: resumeSettle, stale: "too old resource version", errors: 3},
-		{name: "its relist", do: func() { inv.feedListing(live, nodes); inv.feedListed(live, nodes) },
-			stale: "listing nodes again", errors: 3}, // the same break
-		{name: "watching after the relist, an event not handled yet", do: func() {
-			resume(nodes)()
-			inv.upsert(live, nodes, nodeAt("node1", "10.0.0.11", "6")) // from the relist
-			live.feed(nodes).received.Store(7)
-		}, after: resumeSettle, stale: "resuming the watch of nodes", errors: 3},
-		{name: "the handler has it", do: func() { inv.upsert(live, nodes, nodeAt("node2", "10.0.0.12", "7")) },
-			after: resumeSettle, errors: 3},
+		{name: "its relist: node1 unchanged, node2 changed", do: func() {
+			inv.feedListing(live, nodes)
+			inv.feedPage(live, nodes, list(nodeAt("node1", "10.0.0.11", "6"), nodeAt("node2", "10.0.0.12", "7")))
+		}, stale: "listing nodes again", errors: 3}, // the same break
+		{name: "watching after the relist, node2 not handled yet", do: resume(nodes), after: resumeSettle,
+			stale: "resuming the watch of nodes", errors: 3},
+		{name: "the handler has node2 (node1, unchanged, never comes)",
+			do: func() { inv.upsert(live, nodes, nodeAt("node2", "10.0.0.12", "7")) }, after: resumeSettle, errors: 3},
 		{name: "a resumed watch that ends with nothing", do: func() {
 			inv.feedBroken(live, cms, "watching configmaps", refused)
 			resume(cms)()
 			inv.feedWatchEnded(live, cms, false)
 		}, after: resumeSettle, stale: "watching configmaps: dial tcp", errors: 4},
 		{name: "its next watch", do: resume(cms), after: resumeSettle, errors: 4},
+		{name: "a backlog: handled, but the watch not quiet", do: func() {
+			inv.feedBroken(live, cms, "watching configmaps", refused)
+			resume(cms)()
+			f := live.feed(cms)
+			f.receivedVersion("9")
+			f.handledVersion("9")
+			f.lastEvent.Store(resumedAt.Add(resumeSettle).UnixNano())
+		}, after: resumeSettle, stale: "resuming the watch of configmaps", errors: 5},
+		{name: "quiet for quietGap", after: resumeSettle + quietGap, errors: 5},
 		{name: "a watch that ends at once with nothing", do: func() { inv.feedWatchEnded(live, nodes, true) },
-			stale: "the watch of nodes ended at once", errors: 5},
-		{name: "received, never handled", do: func() { resume(nodes)(); live.feed(nodes).received.Store(8) },
-			after: resumeSettle, stale: "resuming the watch of nodes", errors: 5},
-		{name: "for catchUpMax", after: catchUpMax, errors: 5},
+			stale: "the watch of nodes ended at once", errors: 6},
+		{name: "received, never handled", do: func() { resume(nodes)(); live.feed(nodes).received.Store(10) },
+			after: resumeSettle, stale: "resuming the watch of nodes", errors: 6},
+		{name: "for catchUpMax", after: catchUpMax, errors: 6},
 		{name: "a stopped set's break", do: func() { inv.feedBroken(testNodeSet(), nodes, "watching nodes", refused) },
-			after: catchUpMax, errors: 5},
+			after: catchUpMax, errors: 6},
 	} {
 		if tc.do != nil {
 			tc.do()
@@ -112,7 +120,7 @@ func TestPromoteBrokenFeed(t *testing.T) {
 	inv.mu.Unlock()
 	fresh := testNodeSet()
 	inv.pending = fresh
-	inv.feedListed(fresh, gvrNodes)
+	inv.feedPage(fresh, gvrNodes, list())
 	inv.feedBroken(fresh, gvrNodes, "watching nodes", errors.New("connection refused"))
 	inv.promote(fresh)
 	if st := inv.Status(); st.Available || !strings.Contains(st.Reason, "watching nodes") {
@@ -162,7 +170,7 @@ func TestWatchedFeedEnds(t *testing.T) {
 	live := testNodeSet()
 	inv.pending = live
 	inv.promote(live)
-	inv.feedListed(live, gvrNodes)
+	inv.feedPage(live, gvrNodes, list())
 	r := resumer{inv, live, gvrNodes}
 
 	in := watch.NewFakeWithChanSize(3, false)
@@ -201,6 +209,15 @@ func TestWatchedFeedEnds(t *testing.T) {
 	if !strings.Contains(why, "ended at once") {
 		t.Errorf("stale %q after a watch that ended at once", why)
 	}
+}
+
+// list is a whole list (the last page) of objs.
+func list(objs ...*unstructured.Unstructured) *unstructured.UnstructuredList {
+	l := &unstructured.UnstructuredList{}
+	for _, o := range objs {
+		l.Items = append(l.Items, *o)
+	}
+	return l
 }
 
 // nodeAt is testNode at a resource version.

@@ -11,17 +11,16 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
 )
 
 // resumingClient is the dynamic client an informer set lists and watches
 // through (around strippedLists). It tells the inventory each feed's state
-// (informer_feed.go), and it retries, every feedRetry, a list or a watch
-// that failed for a while (connection refused; 429 while a restarted API
-// server fills its watch caches; 404 while it does not serve a CRD yet; 5xx)
-// instead of returning the error to client-go's reflector. The reflector would back off, up to 30 s and jittered to 60 s
+// (informer_feed.go), and it retries a list or a watch that failed in a way
+// that passes (informer_retry.go: connection refused; 429 while a restarted
+// API server fills its watch caches; 404 while it does not serve a CRD yet;
+// 5xx) instead of returning the error to client-go's reflector. The reflector would back off, up to 30 s and jittered to 60 s
 // after a long outage, before it even tried again; retried here, a watch
 // resumes from the feed's resource version within a second of the API server
 // being back, and a relist, when one is needed, waits for the watch cache
@@ -31,9 +30,6 @@ type resumingClient struct {
 	inv *Inventory
 	set *informerSet
 }
-
-// feedRetry is how often a refused list or watch is tried again.
-const feedRetry = time.Second
 
 func (c resumingClient) Resource(gvr schema.GroupVersionResource) dynamic.NamespaceableResourceInterface {
 	return resumingResource{c.Interface.Resource(gvr), resumer{c.inv, c.set, gvr}}
@@ -77,46 +73,23 @@ type resumer struct {
 	gvr schema.GroupVersionResource
 }
 
-// transient reports whether a request failed in a way that may pass (the
-// API server away, starting, or overloaded). Nothing of it was served, so
-// trying it again cannot go back in time. 410 Gone and the like are not:
-// client-go lists again from another resource version.
-func transient(err error) bool {
-	return utilnet.IsConnectionRefused(err) || utilnet.IsConnectionReset(err) || utilnet.IsProbableEOF(err) ||
-		apierrors.IsTooManyRequests(err) || apierrors.IsNotFound(err) || apierrors.IsServiceUnavailable(err) ||
-		apierrors.IsInternalError(err) || apierrors.IsServerTimeout(err) || apierrors.IsTimeout(err)
-}
-
-// retry waits feedRetry; false when ctx ended first.
-func retry(ctx context.Context) bool {
-	t := time.NewTimer(feedRetry)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
-}
-
 func (r resumer) list(ctx context.Context, opts metav1.ListOptions,
 	next func(context.Context, metav1.ListOptions) (*unstructured.UnstructuredList, error)) (*unstructured.UnstructuredList, error) {
 	if opts.Continue == "" {
 		r.inv.feedListing(r.set, r.gvr)
 	}
-	for {
+	for tries := 0; ; tries++ {
 		l, err := next(ctx, opts)
-		switch {
-		case err == nil:
-			if l.GetContinue() == "" {
-				r.inv.feedListed(r.set, r.gvr)
-			}
+		if err == nil {
+			r.inv.feedPage(r.set, r.gvr, l)
 			return l, nil
-		case ctx.Err() != nil || !transient(err):
+		}
+		wait, again := retryAfter(err, tries)
+		if ctx.Err() != nil || !again {
 			return l, err
 		}
 		r.inv.feedBroken(r.set, r.gvr, "listing "+r.gvr.Resource, err)
-		if !retry(ctx) {
+		if !sleep(ctx, wait) {
 			return nil, fmt.Errorf("listing %s: %w", r.gvr.Resource, ctx.Err())
 		}
 	}
@@ -124,7 +97,7 @@ func (r resumer) list(ctx context.Context, opts metav1.ListOptions,
 
 func (r resumer) watch(ctx context.Context, opts metav1.ListOptions,
 	next func(context.Context, metav1.ListOptions) (watch.Interface, error)) (watch.Interface, error) {
-	for {
+	for tries := 0; ; tries++ {
 		w, err := next(ctx, opts)
 		switch {
 		case err == nil:
@@ -133,10 +106,11 @@ func (r resumer) watch(ctx context.Context, opts metav1.ListOptions,
 			return nil, err
 		}
 		r.inv.feedBroken(r.set, r.gvr, "watching "+r.gvr.Resource, err)
-		if !transient(err) {
+		wait, again := retryAfter(err, tries)
+		if !again {
 			return nil, err
 		}
-		if !retry(ctx) {
+		if !sleep(ctx, wait) {
 			return nil, fmt.Errorf("watching %s: %w", r.gvr.Resource, ctx.Err())
 		}
 	}
@@ -193,7 +167,7 @@ func (w *watchedFeed) run() {
 			default:
 				events++
 				if m, err := meta.Accessor(e.Object); err == nil {
-					w.f.received.Store(resourceVersion(m.GetResourceVersion()))
+					w.f.receivedVersion(m.GetResourceVersion())
 				}
 			}
 			select {

@@ -153,7 +153,7 @@ func (i *Inventory) promote(s *informerSet) {
 		return back
 	})
 	s.promoted = time.Now()
-	i.live, i.pending = s, nil
+	i.live, i.pending, i.staleFrom = s, nil, time.Time{}
 	i.objects = s.objects
 	i.status.Synced = true
 	if why, _ := s.staleLocked(i.gvrs, s.promoted); why != "" {
