@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -56,6 +55,9 @@ type feedState struct {
 	// received an event (unix nanoseconds).
 	received, handled atomic.Uint64
 	lastEvent         atomic.Int64
+	// relist follows the feed's last relist until the handler has had what
+	// it changed (informer_relist.go); nil when none is under way.
+	relist *relistState
 }
 
 // storeMax raises a to v.
@@ -117,7 +119,7 @@ func (s *informerSet) staleLocked(gvrs []schema.GroupVersionResource, now time.T
 		switch {
 		case f == nil || f.broken == "":
 		case f.caughtUp(now):
-			f.broken, f.resumed = "", time.Time{}
+			f.broken, f.resumed, f.relist = "", time.Time{}, nil
 		case !f.resumed.IsZero():
 			if why == "" {
 				why = fmt.Sprintf("resuming the watch of %s (after: %s)", gvr.Resource, f.broken)
@@ -133,8 +135,8 @@ func (s *informerSet) staleLocked(gvrs []schema.GroupVersionResource, now time.T
 }
 
 // caughtUp reports whether a resumed feed has run for resumeSettle and its
-// handler has had what it received, the watch quiet for quietGap (or
-// catchUpMax has passed).
+// handler has had what it received (and what a relist changed), the watch
+// quiet for quietGap (or catchUpMax has passed).
 func (f *feedState) caughtUp(now time.Time) bool {
 	switch {
 	case f.resumed.IsZero() || now.Sub(f.resumed) < resumeSettle:
@@ -143,33 +145,7 @@ func (f *feedState) caughtUp(now time.Time) bool {
 		return true
 	}
 	quiet := now.Sub(time.Unix(0, f.lastEvent.Load())) >= quietGap
-	return quiet && f.handled.Load() >= f.received.Load()
-}
-
-// feedListing records a list of a feed (its first page): after the first,
-// a relist, and the feed is stale until its watch runs again.
-func (i *Inventory) feedListing(s *informerSet, gvr schema.GroupVersionResource) {
-	i.metrics.lists.WithLabelValues(gvr.Resource).Inc()
-	i.mu.RLock()
-	relist := s.feeds[gvr] != nil && s.feeds[gvr].listed
-	i.mu.RUnlock()
-	if relist {
-		i.feedBroken(s, gvr, "listing "+gvr.Resource+" again", nil)
-	}
-}
-
-// feedPage records a page of a feed's list: its objects received, and the
-// list received in full when it is the last page.
-func (i *Inventory) feedPage(s *informerSet, gvr schema.GroupVersionResource, l *unstructured.UnstructuredList) {
-	var newest uint64
-	for k := range l.Items {
-		newest = max(newest, resourceVersion(l.Items[k].GetResourceVersion()))
-	}
-	i.mu.Lock()
-	defer i.mu.Unlock()
-	f := s.feed(gvr)
-	storeMax(&f.received, newest)
-	f.listed = f.listed || l.GetContinue() == ""
+	return quiet && f.relist.done() && f.handled.Load() >= f.received.Load()
 }
 
 // feedWatching records that a feed's watch runs (again), and returns the

@@ -20,7 +20,8 @@ import (
 // by hand: a feed is stale from the moment its watch breaks (it lists again,
 // its watch ends with an error or at once with nothing) until its watch has
 // run again for resumeSettle, the handler has had the newest object it
-// received and the watch is quiet (or catchUpMax passed); a break before the first list, or of a set that is
+// received and every object a relist changed or found gone, and the watch is
+// quiet (or catchUpMax passed); a break before the first list, or of a set that is
 // neither live nor pending, is nothing.
 func TestFeedStates(t *testing.T) {
 	inv := offlineInventory(t, InventoryOptions{})
@@ -44,7 +45,15 @@ func TestFeedStates(t *testing.T) {
 	}{
 		{name: "a break before the first list", do: func() { inv.feedBroken(live, nodes, "listing nodes", refused) }, errors: 1},
 		{name: "the first list failing again", do: func() { inv.feedBroken(live, nodes, "listing nodes", refused) }, errors: 1},
-		{name: "both listed", do: func() { inv.feedPage(live, nodes, list()); inv.feedPage(live, cms, list()) }, errors: 1},
+		{name: "both listed", do: func() {
+			inv.feedPage(live, nodes, list(nodeAt("node1", "10.0.0.11", "6"), nodeAt("node2", "10.0.0.12", "5"),
+				nodeAt("node3", "10.0.0.13", "4")))
+			inv.feedPage(live, cms, list())
+			for _, n := range []*unstructured.Unstructured{nodeAt("node1", "10.0.0.11", "6"),
+				nodeAt("node2", "10.0.0.12", "5"), nodeAt("node3", "10.0.0.13", "4")} {
+				inv.upsert(live, nodes, n) // the handler has the first list
+			}
+		}, errors: 1},
 		{name: "the API server goes away", do: func() { inv.feedBroken(live, cms, "watching configmaps", refused) },
 			stale: "watching configmaps: dial tcp", errors: 2},
 		{name: "the same break, retried", do: func() { inv.feedBroken(live, cms, "watching configmaps", refused) },
@@ -55,14 +64,16 @@ func TestFeedStates(t *testing.T) {
 			resume(nodes)() // not broken: a watch like any other
 			inv.feedBroken(live, nodes, "the watch of nodes ended", gone)
 		}, after: resumeSettle, stale: "too old resource version", errors: 3},
-		{name: "its relist: node1 unchanged, node2 changed", do: func() {
+		{name: "its relist: node1 unchanged, node2 changed, node3 gone", do: func() {
 			inv.feedListing(live, nodes)
 			inv.feedPage(live, nodes, list(nodeAt("node1", "10.0.0.11", "6"), nodeAt("node2", "10.0.0.12", "7")))
 		}, stale: "listing nodes again", errors: 3}, // the same break
-		{name: "watching after the relist, node2 not handled yet", do: resume(nodes), after: resumeSettle,
+		{name: "watching after the relist, nothing handled yet", do: resume(nodes), after: resumeSettle,
 			stale: "resuming the watch of nodes", errors: 3},
-		{name: "the handler has node2 (node1, unchanged, never comes)",
-			do: func() { inv.upsert(live, nodes, nodeAt("node2", "10.0.0.12", "7")) }, after: resumeSettle, errors: 3},
+		{name: "the handler has node2, the newest", do: func() { inv.upsert(live, nodes, nodeAt("node2", "10.0.0.12", "7")) },
+			after: resumeSettle, stale: "resuming the watch of nodes", errors: 3},
+		{name: "and node3's deletion (node1, unchanged, never comes)",
+			do: func() { inv.remove(live, nodes, nodeAt("node3", "10.0.0.13", "4")) }, after: resumeSettle, errors: 3},
 		{name: "a resumed watch that ends with nothing", do: func() {
 			inv.feedBroken(live, cms, "watching configmaps", refused)
 			resume(cms)()

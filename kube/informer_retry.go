@@ -40,7 +40,7 @@ func retryAfter(err error, tries int) (time.Duration, bool) {
 		return 0, false
 	}
 	if s, ok := apierrors.SuggestsClientDelay(err); ok {
-		wait = max(wait, time.Duration(s)*time.Second)
+		wait = max(wait, min(time.Duration(s)*time.Second, time.Minute))
 	}
 	return wait, true
 }

@@ -100,7 +100,7 @@ func (i *Inventory) upsert(s *informerSet, gvr schema.GroupVersionResource, obj 
 	if s != i.live && s != i.pending {
 		return
 	}
-	s.feed(gvr).handledVersion(d.resourceVersion)
+	s.feedHandledLocked(gvr, d)
 	if s.objects[gvr] == nil {
 		s.objects[gvr] = map[string]*decodedObject{}
 	}
@@ -125,7 +125,7 @@ func (i *Inventory) remove(s *informerSet, gvr schema.GroupVersionResource, obj 
 	if s != i.live && s != i.pending {
 		return
 	}
-	s.feed(gvr).handledVersion(d.resourceVersion)
+	s.feedHandledLocked(gvr, d)
 	if s != i.live {
 		delete(s.objects[gvr], d.key())
 		return
