@@ -57,13 +57,16 @@ func decodeObjectOf(gvr schema.GroupVersionResource, u *unstructured.Unstructure
 	return d
 }
 
-// key keys an informer's objects: "namespace/name", or the name of a
-// cluster-scoped object (as client-go's stores key them).
-func (d *decodedObject) key() string {
-	if d.namespace != "" {
-		return d.namespace + "/" + d.name
+// key keys an informer's objects (objectKey).
+func (d *decodedObject) key() string { return objectKey(d.namespace, d.name) }
+
+// objectKey is "namespace/name", or the name of a cluster-scoped object (as
+// client-go's stores key objects).
+func objectKey(namespace, name string) string {
+	if namespace != "" {
+		return namespace + "/" + name
 	}
-	return d.name
+	return name
 }
 
 // GetObjectMeta lets client-go's stores and queues key the object

@@ -3,7 +3,6 @@ package kube
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -47,11 +46,10 @@ type feedState struct {
 	resumed    time.Time // when its watch ran again after it broke
 	watched    time.Time // when its watch last started
 
-	// The resource versions of the newest object received (an event, or
-	// an object of a list) and of the newest the handler has had: the
-	// handler has caught up when handled reaches received. A relist's
-	// objects that did not change are not handed to the handler again, but
-	// they are older than what it had. lastEvent is when the watch last
+	// The resource versions of the newest event the watch received and of
+	// the newest object the handler has had: the handler has caught up with
+	// the watch when handled reaches received (with a relist, the field
+	// relist follows what it changed). lastEvent is when the watch last
 	// received an event (unix nanoseconds).
 	received, handled atomic.Uint64
 	lastEvent         atomic.Int64
@@ -113,7 +111,7 @@ func (s *informerSet) hasListedLocked(gvr schema.GroupVersionResource) bool {
 // when every feed is; a resumed feed that has caught up is current again.
 // settling is true when the only stale feeds are resumed ones.
 func (s *informerSet) staleLocked(gvrs []schema.GroupVersionResource, now time.Time) (why string, settling bool) {
-	settling = true
+	var broken, resuming string // the first of each
 	for _, gvr := range gvrs {
 		f := s.feeds[gvr]
 		switch {
@@ -121,17 +119,17 @@ func (s *informerSet) staleLocked(gvrs []schema.GroupVersionResource, now time.T
 		case f.caughtUp(now):
 			f.broken, f.resumed, f.relist = "", time.Time{}, nil
 		case !f.resumed.IsZero():
-			if why == "" {
-				why = fmt.Sprintf("resuming the watch of %s (after: %s)", gvr.Resource, f.broken)
+			if resuming == "" {
+				resuming = fmt.Sprintf("resuming the watch of %s (after: %s)", gvr.Resource, f.broken)
 			}
-		default:
-			settling = false
-			if why == "" || strings.HasPrefix(why, "resuming") {
-				why = f.broken
-			}
+		case broken == "":
+			broken = f.broken
 		}
 	}
-	return why, settling && why != ""
+	if broken != "" {
+		return broken, false
+	}
+	return resuming, resuming != ""
 }
 
 // caughtUp reports whether a resumed feed has run for resumeSettle and its

@@ -41,19 +41,13 @@ func (i *Inventory) feedListing(s *informerSet, gvr schema.GroupVersionResource)
 	}
 }
 
-// feedPage records a page of a feed's list: its objects received (the
-// newest resource version), what a relist changed, and the list received in
-// full when it is the last page.
+// feedPage records a page of a feed's list: what a relist changed, and the
+// list received in full when it is the last page.
 func (i *Inventory) feedPage(s *informerSet, gvr schema.GroupVersionResource, l *unstructured.UnstructuredList) {
-	var newest uint64
-	for k := range l.Items {
-		newest = max(newest, resourceVersion(l.Items[k].GetResourceVersion()))
-	}
 	last := l.GetContinue() == ""
 	i.mu.Lock()
 	defer i.mu.Unlock()
 	f := s.feed(gvr)
-	storeMax(&f.received, newest)
 	f.listed = f.listed || last
 	r := f.relist
 	if r == nil || r.seen == nil {
@@ -62,10 +56,7 @@ func (i *Inventory) feedPage(s *informerSet, gvr schema.GroupVersionResource, l 
 	had := s.objects[gvr]
 	for k := range l.Items {
 		item := &l.Items[k]
-		key := item.GetName()
-		if ns := item.GetNamespace(); ns != "" {
-			key = ns + "/" + key
-		}
+		key := objectKey(item.GetNamespace(), item.GetName())
 		r.seen[key] = true
 		if d, ok := had[key]; !ok || d.resourceVersion != item.GetResourceVersion() {
 			r.pending[key] = true

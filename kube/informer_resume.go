@@ -16,15 +16,17 @@ import (
 )
 
 // resumingClient is the dynamic client an informer set lists and watches
-// through (around strippedLists). It tells the inventory each feed's state
-// (informer_feed.go), and it retries a list or a watch that failed in a way
-// that passes (informer_retry.go: connection refused; 429 while a restarted
-// API server fills its watch caches; 404 while it does not serve a CRD yet;
-// 5xx) instead of returning the error to client-go's reflector. The reflector would back off, up to 30 s and jittered to 60 s
-// after a long outage, before it even tried again; retried here, a watch
-// resumes from the feed's resource version within a second of the API server
-// being back, and a relist, when one is needed, waits for the watch cache
-// rather than being served from etcd in pages of 500.
+// through. It strips each list page as it comes (stripList, transform.go),
+// tells the inventory each feed's state (informer_feed.go), and retries a
+// list or a watch that failed in a way that passes (informer_retry.go:
+// connection refused; 429 while a restarted API server fills its watch
+// caches; 404 while it does not serve a CRD yet; 5xx) instead of returning
+// the error to client-go's reflector. The reflector would back off, up to
+// 30 s and jittered to 60 s after a long outage, before it even tried again;
+// retried here, a watch resumes from the feed's resource version within a
+// second of the API server being back, and a relist, when one is needed,
+// waits for the watch cache rather than being served from etcd in pages of
+// 500.
 type resumingClient struct {
 	dynamic.Interface
 	inv *Inventory
@@ -79,7 +81,7 @@ func (r resumer) list(ctx context.Context, opts metav1.ListOptions,
 		r.inv.feedListing(r.set, r.gvr)
 	}
 	for tries := 0; ; tries++ {
-		l, err := next(ctx, opts)
+		l, err := stripList(r.gvr)(next(ctx, opts))
 		if err == nil {
 			r.inv.feedPage(r.set, r.gvr, l)
 			return l, nil

@@ -52,9 +52,9 @@ func (i *Inventory) startSetLocked(ctx context.Context) {
 	i.restartBackoff = min(max(2*i.restartBackoff, time.Second), time.Minute)
 	i.metrics.informerStarts.Inc()
 
-	// Each list page stripped as it comes (transform.go); lists and watches
-	// the API server refused tried again at once (informer_resume.go).
-	lists := resumingClient{strippedLists{i.dyn}, i, s}
+	// Each list page stripped as it comes; lists and watches that failed
+	// while the API server was away tried again at once (informer_resume.go).
+	lists := resumingClient{i.dyn, i, s}
 	all := dynamicinformer.NewDynamicSharedInformerFactory(lists, 0)
 	ns := i.opts.Cluster.CiliumNamespace
 	if ns == "" {

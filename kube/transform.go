@@ -1,12 +1,8 @@
 package kube
 
 import (
-	"context"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -90,42 +86,12 @@ func stripUnread(gvr schema.GroupVersionResource, u *unstructured.Unstructured) 
 	}
 }
 
-// strippedLists is the informers' dynamic client: each page of a list has
-// what no rule reads stripped as soon as it has been decoded. client-go's
-// reflector gathers every page of a list before handing the objects to the
-// transform; a list the API server serves from etcd (after its restart, while
-// its watch cache fills) comes in pages of 500, and the pages gathered whole
-// were most of routewarden's memory after an API outage (hack/bench/notes.md,
-// "Cluster scale").
-type strippedLists struct{ dynamic.Interface }
-
-func (c strippedLists) Resource(gvr schema.GroupVersionResource) dynamic.NamespaceableResourceInterface {
-	return strippedResource{c.Interface.Resource(gvr), gvr}
-}
-
-type strippedResource struct {
-	dynamic.NamespaceableResourceInterface
-	gvr schema.GroupVersionResource
-}
-
-// Namespace is what the informers list through (all namespaces: "").
-func (r strippedResource) Namespace(ns string) dynamic.ResourceInterface {
-	return strippedNamespace{r.NamespaceableResourceInterface.Namespace(ns), r.gvr}
-}
-
-func (r strippedResource) List(ctx context.Context, opts metav1.ListOptions) (*unstructured.UnstructuredList, error) {
-	return stripList(r.gvr)(r.NamespaceableResourceInterface.List(ctx, opts))
-}
-
-type strippedNamespace struct {
-	dynamic.ResourceInterface
-	gvr schema.GroupVersionResource
-}
-
-func (r strippedNamespace) List(ctx context.Context, opts metav1.ListOptions) (*unstructured.UnstructuredList, error) {
-	return stripList(r.gvr)(r.ResourceInterface.List(ctx, opts))
-}
-
+// stripList strips what no rule reads from each object of a list page, as
+// soon as the page has been decoded (resumingClient's lists, informer_resume.go).
+// client-go's reflector gathers every page of a list before handing the
+// objects to the transform; a list the API server serves from etcd comes in
+// pages of 500, and the pages gathered whole were most of routewarden's
+// memory after an API outage (hack/bench/notes.md, "Cluster scale").
 func stripList(gvr schema.GroupVersionResource) func(*unstructured.UnstructuredList, error) (*unstructured.UnstructuredList, error) {
 	return func(l *unstructured.UnstructuredList, err error) (*unstructured.UnstructuredList, error) {
 		if l != nil {

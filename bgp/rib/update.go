@@ -109,9 +109,8 @@ func (s *Store) Update(p Peer, b *Paths) {
 
 // apply makes b visible in k's paths at once (mu held; the caller bumps).
 func (s *Store) apply(k peerKey, b *Paths) *peerEntry {
-	_, existed := s.peers[k]
-	e := s.entryKey(k)
-	s.noteSent(k, !existed)
+	e := s.entryKey(k) // notes a new view itself
+	s.noteSent(k, false)
 	for _, n := range b.Withdrawn {
 		s.withdraw(e, n.Prefix, n.PathID)
 	}

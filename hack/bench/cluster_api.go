@@ -14,6 +14,12 @@ import (
 
 // findingsPage is the part of GET /api/v1/findings the harness reads.
 type findingsPage struct {
+	At        string `json:"at"`
+	WarmingUp bool   `json:"warmingUp"`
+	Inventory struct {
+		Synced    bool `json:"synced"`
+		Available bool `json:"available"`
+	} `json:"inventory"`
 	Total   int `json:"total"`
 	Summary struct {
 		Routes int            `json:"routes"`

@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,25 +59,12 @@ log: {level: info, format: json}
 http: {listen: "127.0.0.1:%d"}
 `, bgpPort, torAddr, torASN, kubeconfig, httpPort)), 0o600)
 	api := fmt.Sprintf("http://127.0.0.1:%d", httpPort)
-	url := api + "/api/v1/findings?limit=1"
 	return watcher{name: name, log: filepath.Join(dir, name+"-cluster.log"),
 		bgp: fmt.Sprintf("127.0.0.1:%d", bgpPort), api: api,
 		cmd: func() *exec.Cmd { return exec.Command(bin, "run", "--config", cfg) },
 		state: func() (bool, bool, bool) {
-			var f struct {
-				At        string `json:"at"`
-				WarmingUp bool   `json:"warmingUp"`
-				Inventory struct {
-					Synced    bool `json:"synced"`
-					Available bool `json:"available"`
-				} `json:"inventory"`
-			}
-			resp, err := http.Get(url)
+			f, err := getFindings(api, url.Values{})
 			if err != nil {
-				return false, false, false
-			}
-			defer resp.Body.Close()
-			if json.NewDecoder(resp.Body).Decode(&f) != nil {
 				return false, false, false
 			}
 			return f.Inventory.Synced, f.Inventory.Synced && !f.WarmingUp && f.At != "", f.Inventory.Available
