@@ -66,6 +66,17 @@ func (c *Collector) isStatic(addr netip.Addr) bool {
 	return c.static[addr]
 }
 
+// configured reports whether the configuration holds the peer at addr, as a
+// static neighbor or in a dynamic range.
+func (c *Collector) configured(addr netip.Addr) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if c.static[addr] {
+		return true
+	}
+	return slices.ContainsFunc(c.cfg.Dynamic, func(d DynamicRange) bool { return d.Prefix.Contains(addr) })
+}
+
 // relayed reports whether the configuration declares the peer at addr a
 // ToR relaying the nodes' paths: its static neighbor's setting, else that of
 // the most specific dynamic range holding addr. The route feed asks at a

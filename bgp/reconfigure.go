@@ -51,14 +51,11 @@ func (c *Collector) Reconfigure(ctx context.Context, next Config) error {
 		}
 	}
 	for addr := range old {
-		if err := c.srv.DeletePeer(ctx, &api.DeletePeerRequest{Address: addr.String()}); err != nil {
-			return fmt.Errorf("removing neighbor %s: %w", addr, err)
-		}
-		if feed != nil {
-			feed.removed(addr)
+		if err := c.removeNeighbor(ctx, addr, feed); err != nil {
+			return err
 		}
 	}
-	if err := c.reconfigureRanges(ctx, cur.Dynamic, next.Dynamic); err != nil {
+	if err := c.reconfigureRanges(ctx, cur.Dynamic, next.Dynamic, feed); err != nil {
 		return err
 	}
 	c.mu.Lock()
@@ -74,10 +71,36 @@ func (c *Collector) Reconfigure(ctx context.Context, next Config) error {
 	return nil
 }
 
+// removeNeighbor deletes a static neighbor from GoBGP and its session and
+// paths from the Store. It stops counting as configured first: GoBGP's last
+// state event of it may come after the deletion, and onPeerState must not
+// bring it back to the peers list.
+func (c *Collector) removeNeighbor(ctx context.Context, addr netip.Addr, feed *routeFeed) error {
+	c.setStatic(addr, false)
+	if err := c.srv.DeletePeer(ctx, &api.DeletePeerRequest{Address: addr.String()}); err != nil {
+		c.setStatic(addr, true)
+		return fmt.Errorf("removing neighbor %s: %w", addr, err)
+	}
+	if feed != nil {
+		feed.removed(addr)
+	}
+	return nil
+}
+
+func (c *Collector) setStatic(addr netip.Addr, static bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if static {
+		c.static[addr] = true
+	} else {
+		delete(c.static, addr)
+	}
+}
+
 // reconfigureRanges keeps ranges that did not change (and their sessions),
 // updates the peer group of a changed range and adds or removes the others.
 // A range's peer group is named after its prefix, so its name survives reordering.
-func (c *Collector) reconfigureRanges(ctx context.Context, cur, next []DynamicRange) error {
+func (c *Collector) reconfigureRanges(ctx context.Context, cur, next []DynamicRange, feed *routeFeed) error {
 	old := map[netip.Prefix]DynamicRange{}
 	for _, d := range cur {
 		old[d.Prefix] = d
@@ -97,13 +120,44 @@ func (c *Collector) reconfigureRanges(ctx context.Context, cur, next []DynamicRa
 		}
 	}
 	for _, d := range old {
-		if err := c.srv.DeleteDynamicNeighbor(ctx, &api.DeleteDynamicNeighborRequest{Prefix: d.Prefix.String(),
-			PeerGroup: groupName(d)}); err != nil {
-			return fmt.Errorf("removing dynamic range %s: %w", d.Prefix, err)
+		if err := c.removeRange(ctx, d, feed); err != nil {
+			return err
 		}
-		if err := c.srv.DeletePeerGroup(ctx, &api.DeletePeerGroupRequest{Name: groupName(d)}); err != nil {
-			return fmt.Errorf("removing the peer group of dynamic range %s: %w", d.Prefix, err)
+	}
+	return nil
+}
+
+// removeRange stops a dynamic range taking sessions, ends those it has (GoBGP
+// refuses to delete a peer group in use) as removeNeighbor does, then deletes
+// its peer group. The range stops counting as configured once GoBGP has
+// deleted it, so that its peers' last state events are ignored.
+func (c *Collector) removeRange(ctx context.Context, d DynamicRange, feed *routeFeed) error {
+	if err := c.srv.DeleteDynamicNeighbor(ctx, &api.DeleteDynamicNeighborRequest{Prefix: d.Prefix.String(),
+		PeerGroup: groupName(d)}); err != nil {
+		return fmt.Errorf("removing dynamic range %s: %w", d.Prefix, err)
+	}
+	c.mu.Lock()
+	c.cfg.Dynamic = slices.DeleteFunc(slices.Clone(c.cfg.Dynamic), func(r DynamicRange) bool { return r.Prefix == d.Prefix })
+	c.mu.Unlock()
+	var members []netip.Addr
+	err := c.srv.ListPeer(ctx, &api.ListPeerRequest{}, func(p *api.Peer) {
+		if addr, err := netip.ParseAddr(p.GetState().GetNeighborAddress()); err == nil && p.GetConf().GetPeerGroup() == groupName(d) {
+			members = append(members, addr.Unmap())
 		}
+	})
+	if err != nil {
+		return fmt.Errorf("listing the sessions of dynamic range %s: %w", d.Prefix, err)
+	}
+	for _, addr := range members {
+		if err := c.srv.DeletePeer(ctx, &api.DeletePeerRequest{Address: addr.String()}); err != nil {
+			return fmt.Errorf("ending the session of %s in dynamic range %s: %w", addr, d.Prefix, err)
+		}
+		if feed != nil {
+			feed.removed(addr)
+		}
+	}
+	if err := c.srv.DeletePeerGroup(ctx, &api.DeletePeerGroupRequest{Name: groupName(d)}); err != nil {
+		return fmt.Errorf("removing the peer group of dynamic range %s: %w", d.Prefix, err)
 	}
 	return nil
 }

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/osrg/gobgp/v4/pkg/apiutil"
+	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
+
 	"github.com/routewarden/routewarden/bgp/rib"
 )
 
@@ -78,6 +81,14 @@ func TestReconfigureRemovesNeighbor(t *testing.T) {
 	eventually(t, "the route and the peer to go", func() bool {
 		return len(routesOf(c.Store(), "127.0.2.54")) == 0 && peerInfo(c, "127.0.2.54").Address == netip.Addr{}
 	})
+	// GoBGP's last state event of the deleted neighbor may come after the
+	// deletion (CI saw it bring the peer back as "idle" for good).
+	late := &apiutil.WatchEventMessage_PeerEvent{Type: apiutil.PEER_EVENT_STATE, Peer: apiutil.Peer{
+		State: apiutil.PeerState{NeighborAddress: netip.MustParseAddr("127.0.2.54"), SessionState: gobgp.BGP_FSM_IDLE}}}
+	c.onPeerState(late, map[netip.Addr]uint64{})
+	if p := peerInfo(c, "127.0.2.54"); p.Address.IsValid() {
+		t.Errorf("a state event after the removal brought the peer back: %+v", p)
+	}
 }
 
 // TestReconfigureRole: declaring a range's peers ToRs (role tor) marks the
@@ -106,4 +117,19 @@ func TestReconfigureRole(t *testing.T) {
 	if p := peerInfo(c, "127.0.1.51"); !p.Since.Equal(since) {
 		t.Errorf("the session was reset: %+v", p)
 	}
+}
+
+// TestReconfigureRemovesRange: a dynamic range taken out of the config ends
+// its peers' sessions (GoBGP refuses to delete a peer group in use), and
+// their routes and entries leave the Store.
+func TestReconfigureRemovesRange(t *testing.T) {
+	c, cfg, _ := startWithRoute(t)
+	next := cfg
+	next.Dynamic = []DynamicRange{{Prefix: netip.MustParsePrefix("127.0.3.0/24")}}
+	if err := c.Reconfigure(context.Background(), next); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the range's route and peer to go", func() bool {
+		return len(routesOf(c.Store(), "127.0.1.51")) == 0 && !peerInfo(c, "127.0.1.51").Address.IsValid()
+	})
 }

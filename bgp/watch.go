@@ -52,6 +52,9 @@ func (c *Collector) onPeerState(ev *apiutil.WatchEventMessage_PeerEvent, session
 		sessions[addr]++
 		return
 	}
+	if !c.configured(addr) {
+		return // the last event of a neighbor Reconfigure removed
+	}
 	state := strings.ToLower(strings.TrimPrefix(st.SessionState.String(), "BGP_FSM_"))
 	c.store.PeerState(addr, state, !c.isStatic(addr))
 }

@@ -117,11 +117,14 @@ func (s *Store) PeerState(peer netip.Addr, state string, dynamic bool) {
 	}
 }
 
-// SetRestartTime records a direct peer's graceful-restart time.
+// SetRestartTime records a direct peer's graceful-restart time, unless the
+// peer was forgotten meanwhile.
 func (s *Store) SetRestartTime(peer netip.Addr, d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.entry(peer).info.RestartTime = d
+	if e, ok := s.peers[peerKey{addr: peer}]; ok {
+		e.info.RestartTime = d
+	}
 }
 
 // SetSession marks the paths of a direct peer, visible and staged, as
