@@ -66,15 +66,24 @@ func (c *Collector) isStatic(addr netip.Addr) bool {
 	return c.static[addr]
 }
 
-// configured reports whether the configuration holds the peer at addr, as a
-// static neighbor or in a dynamic range.
-func (c *Collector) configured(addr netip.Addr) bool {
+// configuredPeer reports whether the configuration holds a peer at addr, as
+// a static neighbor or in a dynamic range (a Peer Up names no peer group).
+func (c *Collector) configuredPeer(addr netip.Addr) bool {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	if c.static[addr] {
-		return true
+	return c.static[addr] || slices.ContainsFunc(c.cfg.Dynamic, func(d DynamicRange) bool { return d.Prefix.Contains(addr) })
+}
+
+// configuredSession reports whether the configuration holds the GoBGP peer a
+// state event names: a static neighbor at addr (no peer group), or a member
+// of the range whose peer group is group.
+func (c *Collector) configuredSession(addr netip.Addr, group string) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if group == "" {
+		return c.static[addr]
 	}
-	return slices.ContainsFunc(c.cfg.Dynamic, func(d DynamicRange) bool { return d.Prefix.Contains(addr) })
+	return slices.ContainsFunc(c.cfg.Dynamic, func(d DynamicRange) bool { return groupName(d) == group })
 }
 
 // relayed reports whether the configuration declares the peer at addr a
@@ -226,7 +235,10 @@ func neverAdvertise(ctx context.Context, srv *server.BgpServer) error {
 // every family its session negotiated (with no static neighbors, dynamic
 // peers decide nothing here: the cluster's inventory does, WarmedUpPeers).
 func (c *Collector) WarmedUp() bool {
-	return len(c.cfg.Neighbors) > 0 && c.WarmedUpPeers(nil)
+	c.mu.RLock()
+	static := len(c.cfg.Neighbors) > 0
+	c.mu.RUnlock()
+	return static && c.WarmedUpPeers(nil)
 }
 
 // WarmedUpPeers reports whether every static neighbor, and of each group at

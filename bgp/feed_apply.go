@@ -53,6 +53,12 @@ func (f *routeFeed) peerUp(ctx context.Context, msg []byte) error {
 		p = &feedPeer{}
 		f.peers[h.Addr] = p
 	}
+	if !f.c.configuredPeer(h.Addr) {
+		// A session that came up just before Reconfigure deleted its peer:
+		// GoBGP sends no Peer Down for it, so it must not start here.
+		p.up = false
+		return nil
+	}
 	// The session's first paths may still be behind an End-of-RIB the watch
 	// posts: quiet counts from the Peer Up, not from the last session's paths.
 	p.up, p.session, p.lastPath = true, p.session+1, time.Now()

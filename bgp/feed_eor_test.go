@@ -95,6 +95,21 @@ func feedMsg(t *testing.T, f *routeFeed, m *gbmp.BMPMessage) {
 // with graceful restart, and waits for the feed to have read its restart time.
 func feedSession(t *testing.T, f *routeFeed, peer netip.Addr) {
 	t.Helper()
+	f.rt.mu.Lock()
+	delete(f.rt.m, peer)
+	f.rt.mu.Unlock()
+	feedMsg(t, f, feedPeerUp(peer))
+	eventually(t, "the restart time read", func() bool {
+		f.rt.mu.Lock()
+		defer f.rt.mu.Unlock()
+		_, ok := f.rt.m[peer]
+		return ok
+	})
+}
+
+// feedPeerUp is the Peer Up of a session negotiating IPv4 and IPv6 unicast
+// with graceful restart.
+func feedPeerUp(peer netip.Addr) *gbmp.BMPMessage {
 	open := func(as uint16, id string) *gobgp.BGPMessage {
 		caps := []gobgp.ParameterCapabilityInterface{
 			gobgp.NewCapMultiProtocol(gobgp.RF_IPv4_UC), gobgp.NewCapMultiProtocol(gobgp.RF_IPv6_UC),
@@ -106,17 +121,8 @@ func feedSession(t *testing.T, f *routeFeed, peer netip.Addr) {
 			[]gobgp.OptionParameterInterface{gobgp.NewOptionParameterCapability(caps)})
 		return m
 	}
-	f.rt.mu.Lock()
-	delete(f.rt.m, peer)
-	f.rt.mu.Unlock()
-	feedMsg(t, f, gbmp.NewBMPPeerUpNotification(feedPeerHeader(peer), netip.MustParseAddr("127.0.0.1"), 179, 40000,
-		open(65000, "192.0.2.1"), open(65010, peer.String())))
-	eventually(t, "the restart time read", func() bool {
-		f.rt.mu.Lock()
-		defer f.rt.mu.Unlock()
-		_, ok := f.rt.m[peer]
-		return ok
-	})
+	return gbmp.NewBMPPeerUpNotification(feedPeerHeader(peer), netip.MustParseAddr("127.0.0.1"), 179, 40000,
+		open(65000, "192.0.2.1"), open(65010, peer.String()))
 }
 
 func feedPeerHeader(peer netip.Addr) gbmp.BMPPeerHeader {

@@ -81,13 +81,43 @@ func TestReconfigureRemovesNeighbor(t *testing.T) {
 	eventually(t, "the route and the peer to go", func() bool {
 		return len(routesOf(c.Store(), "127.0.2.54")) == 0 && peerInfo(c, "127.0.2.54").Address == netip.Addr{}
 	})
-	// GoBGP's last state event of the deleted neighbor may come after the
-	// deletion (CI saw it bring the peer back as "idle" for good).
-	late := &apiutil.WatchEventMessage_PeerEvent{Type: apiutil.PEER_EVENT_STATE, Peer: apiutil.Peer{
-		State: apiutil.PeerState{NeighborAddress: netip.MustParseAddr("127.0.2.54"), SessionState: gobgp.BGP_FSM_IDLE}}}
-	c.onPeerState(late, map[netip.Addr]uint64{})
-	if p := peerInfo(c, "127.0.2.54"); p.Address.IsValid() {
-		t.Errorf("a state event after the removal brought the peer back: %+v", p)
+}
+
+// TestRemovedPeerLateMessages: GoBGP reports a deleted peer's last state,
+// and may deliver a Peer Up from just before the deletion, after Reconfigure
+// removed it (CI saw the state bring a removed neighbor back as "idle" for
+// good). Neither brings it back; a configured range's member still shows.
+// The collector's config has the range 127.0.1.0/24 and no static neighbor.
+func TestRemovedPeerLateMessages(t *testing.T) {
+	for _, tc := range []struct {
+		name, addr, group string
+		peerUp            bool
+		shown             bool
+	}{
+		{name: "state of a removed static neighbor", addr: "127.0.2.54"},
+		{name: "state of a removed static neighbor inside a kept range", addr: "127.0.1.60"},
+		{name: "state of a removed range's member", addr: "127.0.3.5", group: "dynamic-127.0.3.0/24"},
+		{name: "Peer Up and UPDATE of a removed static neighbor", addr: "127.0.2.54", peerUp: true},
+		{name: "state of a kept range's member", addr: "127.0.1.61", group: "dynamic-127.0.1.0/24", shown: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := feedUnderTest(t)
+			addr := netip.MustParseAddr(tc.addr)
+			if tc.peerUp {
+				feedMsg(t, f, feedPeerUp(addr))
+				feedMsg(t, f, feedUpdate(t, addr, []string{"10.244.54.0/24"}, false))
+			} else {
+				f.c.onPeerState(&apiutil.WatchEventMessage_PeerEvent{Type: apiutil.PEER_EVENT_STATE, Peer: apiutil.Peer{
+					State: apiutil.PeerState{NeighborAddress: addr, PeerGroup: tc.group, SessionState: gobgp.BGP_FSM_IDLE}}},
+					map[netip.Addr]uint64{})
+			}
+			if p := peerInfo(f.c, tc.addr); p.Address.IsValid() != tc.shown {
+				t.Errorf("shown %v, want %v: %+v", p.Address.IsValid(), tc.shown, p)
+			}
+			if n := len(routesOf(f.c.Store(), tc.addr)); n != 0 {
+				t.Errorf("%d routes in the store", n)
+			}
+		})
 	}
 }
 

@@ -52,8 +52,8 @@ func (c *Collector) onPeerState(ev *apiutil.WatchEventMessage_PeerEvent, session
 		sessions[addr]++
 		return
 	}
-	if !c.configured(addr) {
-		return // the last event of a neighbor Reconfigure removed
+	if !c.configuredSession(addr, st.PeerGroup) {
+		return // the last event of a peer Reconfigure removed
 	}
 	state := strings.ToLower(strings.TrimPrefix(st.SessionState.String(), "BGP_FSM_"))
 	c.store.PeerState(addr, state, !c.isStatic(addr))
@@ -88,10 +88,13 @@ func (c *Collector) readRestartTime(ctx context.Context, addr netip.Addr, sessio
 // keepStale is how long a peer's paths outlive its session: its restart time,
 // at most the grace window, with graceful restart on.
 func (c *Collector) keepStale(addr netip.Addr, rt *restartTimes) time.Duration {
-	if !c.cfg.GracefulRestart {
+	c.mu.RLock()
+	gr, window := c.cfg.GracefulRestart, c.cfg.GraceWindow
+	c.mu.RUnlock()
+	if !gr {
 		return 0
 	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	return min(rt.m[addr], c.cfg.GraceWindow)
+	return min(rt.m[addr], window)
 }
