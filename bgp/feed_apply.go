@@ -55,8 +55,9 @@ func (f *routeFeed) peerUp(ctx context.Context, msg []byte) error {
 	}
 	if !f.c.configuredPeer(h.Addr) {
 		// A session that came up just before Reconfigure deleted its peer:
-		// GoBGP sends no Peer Down for it, so it must not start here.
-		p.up = false
+		// GoBGP sends no Peer Down for it, so it must not start here. It
+		// still counts, as the watch counts it (End-of-RIB's session).
+		p.up, p.session = false, p.session+1
 		return nil
 	}
 	// The session's first paths may still be behind an End-of-RIB the watch

@@ -45,12 +45,18 @@ func (c *Collector) reconfigureRanges(ctx context.Context, cur, next []DynamicRa
 func groupName(d DynamicRange) string { return "dynamic-" + d.Prefix.String() }
 
 // addRange adds a range's peer group, then the range: AddDynamicNeighbor with an
-// unknown peer group crashes GoBGP, so the group must exist first.
+// unknown peer group crashes GoBGP, so the group must exist first. A group
+// left from a removal that failed halfway (removeRange) is updated instead.
 func (c *Collector) addRange(ctx context.Context, d DynamicRange) error {
-	if err := c.srv.AddPeerGroup(ctx, &api.AddPeerGroupRequest{PeerGroup: c.peerGroup(groupName(d), d)}); err != nil {
+	group := c.peerGroup(groupName(d), d)
+	err := c.srv.AddPeerGroup(ctx, &api.AddPeerGroupRequest{PeerGroup: group})
+	if err != nil && strings.Contains(err.Error(), "existing peer-group") {
+		_, err = c.srv.UpdatePeerGroup(ctx, &api.UpdatePeerGroupRequest{PeerGroup: group})
+	}
+	if err != nil {
 		return fmt.Errorf("adding the peer group of dynamic range %s: %w", d.Prefix, err)
 	}
-	err := c.srv.AddDynamicNeighbor(ctx, &api.AddDynamicNeighborRequest{DynamicNeighbor: &api.DynamicNeighbor{
+	err = c.srv.AddDynamicNeighbor(ctx, &api.AddDynamicNeighborRequest{DynamicNeighbor: &api.DynamicNeighbor{
 		Prefix: d.Prefix.String(), PeerGroup: groupName(d)}})
 	if err != nil {
 		return fmt.Errorf("adding dynamic range %s: %w", d.Prefix, err)

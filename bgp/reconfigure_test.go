@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	api "github.com/osrg/gobgp/v4/api"
 	"github.com/osrg/gobgp/v4/pkg/apiutil"
 	gobgp "github.com/osrg/gobgp/v4/pkg/packet/bgp"
 
@@ -117,6 +118,9 @@ func TestRemovedPeerLateMessages(t *testing.T) {
 			if n := len(routesOf(f.c.Store(), tc.addr)); n != 0 {
 				t.Errorf("%d routes in the store", n)
 			}
+			if p := f.peers[addr]; tc.peerUp && (p == nil || p.session != 1) {
+				t.Errorf("the ignored session is not counted as the watch counts it: %+v", p)
+			}
 		})
 	}
 }
@@ -151,7 +155,8 @@ func TestReconfigureRole(t *testing.T) {
 
 // TestReconfigureRemovesRange: a dynamic range taken out of the config ends
 // its peers' sessions (GoBGP refuses to delete a peer group in use), and
-// their routes and entries leave the Store.
+// their routes and entries leave the Store. Added back, even over a peer
+// group a failed removal left in GoBGP, it takes its peer again.
 func TestReconfigureRemovesRange(t *testing.T) {
 	c, cfg, _ := startWithRoute(t)
 	next := cfg
@@ -162,4 +167,12 @@ func TestReconfigureRemovesRange(t *testing.T) {
 	eventually(t, "the range's route and peer to go", func() bool {
 		return len(routesOf(c.Store(), "127.0.1.51")) == 0 && !peerInfo(c, "127.0.1.51").Address.IsValid()
 	})
+	if err := c.srv.AddPeerGroup(context.Background(), &api.AddPeerGroupRequest{
+		PeerGroup: c.peerGroup(groupName(cfg.Dynamic[0]), cfg.Dynamic[0])}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Reconfigure(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the range's peer and route again", func() bool { return len(routesOf(c.Store(), "127.0.1.51")) == 1 })
 }

@@ -62,7 +62,9 @@ func (r *reloader) reload(ctx context.Context) {
 		err = r.p.collector.Reconfigure(ctx, bcfg)
 	}
 	if err != nil {
-		r.log.Error().Err(err).Str("file", r.path).Msg("config reload refused; the running config stays")
+		// GoBGP may fail after some neighbors or ranges changed: those stay changed.
+		r.log.Error().Err(err).Str("file", r.path).
+			Msg("config reload refused; the running config stays, with any BGP change made before the error")
 		return
 	}
 	r.p.loop.SetOptions(next.ValidatorOptions(), next.Validation.HoldDown)
