@@ -234,12 +234,7 @@ func neverAdvertise(ctx context.Context, srv *server.BgpServer) error {
 // WarmedUp reports whether every static neighbor has sent End-of-RIB for
 // every family its session negotiated (with no static neighbors, dynamic
 // peers decide nothing here: the cluster's inventory does, WarmedUpPeers).
-func (c *Collector) WarmedUp() bool {
-	c.mu.RLock()
-	static := len(c.cfg.Neighbors) > 0
-	c.mu.RUnlock()
-	return static && c.WarmedUpPeers(nil)
-}
+func (c *Collector) WarmedUp() bool { return c.WarmedUpPeers(nil) }
 
 // WarmedUpPeers reports whether every static neighbor, and of each group at
 // least one address, has sent End-of-RIB for every family its session

@@ -15,7 +15,7 @@ import (
 // updated; every other session stays up. Changes GoBGP cannot make live (ASN,
 // router ID, listen addresses and port, graceful restart) are refused.
 //
-// A neighbor or range counts as configured (configured, configuredPeer) from
+// A neighbor or range counts as configured (configuredPeer, configuredSession) from
 // just before GoBGP adds it until just before GoBGP deletes it: GoBGP reports
 // a deleted peer's last state, and may deliver a Peer Up from just before the
 // deletion, after it, and neither may bring the peer back.

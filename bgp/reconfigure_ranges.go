@@ -67,30 +67,26 @@ func (c *Collector) addRange(ctx context.Context, d DynamicRange) error {
 // removeRange stops a dynamic range taking sessions (from then on it is no
 // longer configured), ends the sessions it has as removeNeighbor does, then
 // deletes its peer group, which GoBGP refuses while the group has members.
-// A member GoBGP dropped by itself meanwhile (its session ended) is already
-// gone; the rounds cover one that was ending while they were listed.
+// GoBGP creates a range's members and serves these calls on one goroutine,
+// so once the range is deleted no member joins between listing and deleting.
 func (c *Collector) removeRange(ctx context.Context, d DynamicRange, feed *routeFeed) error {
 	if err := c.srv.DeleteDynamicNeighbor(ctx, &api.DeleteDynamicNeighborRequest{Prefix: d.Prefix.String(),
 		PeerGroup: groupName(d)}); err != nil {
 		return fmt.Errorf("removing dynamic range %s: %w", d.Prefix, err)
 	}
 	c.setRange(d, false)
-	for round := 1; ; round++ {
-		if err := c.endRangeSessions(ctx, d, feed); err != nil {
-			return err
-		}
-		err := c.srv.DeletePeerGroup(ctx, &api.DeletePeerGroupRequest{Name: groupName(d)})
-		if err == nil {
-			return nil
-		}
-		if round == 3 || !strings.Contains(err.Error(), "in use") {
-			return fmt.Errorf("removing the peer group of dynamic range %s: %w", d.Prefix, err)
-		}
+	if err := c.endRangeSessions(ctx, d, feed); err != nil {
+		return err
 	}
+	if err := c.srv.DeletePeerGroup(ctx, &api.DeletePeerGroupRequest{Name: groupName(d)}); err != nil {
+		return fmt.Errorf("removing the peer group of dynamic range %s: %w", d.Prefix, err)
+	}
+	return nil
 }
 
 // endRangeSessions deletes every GoBGP peer of a range's peer group, with its
-// session and its paths in the Store.
+// session and its paths in the Store. A member GoBGP dropped by itself after
+// the listing (its session ended) counts as deleted.
 func (c *Collector) endRangeSessions(ctx context.Context, d DynamicRange, feed *routeFeed) error {
 	var members []netip.Addr
 	err := c.srv.ListPeer(ctx, &api.ListPeerRequest{}, func(p *api.Peer) {

@@ -56,7 +56,7 @@ func (c *Collector) onPeerState(ev *apiutil.WatchEventMessage_PeerEvent, session
 		return // the last event of a peer Reconfigure removed
 	}
 	state := strings.ToLower(strings.TrimPrefix(st.SessionState.String(), "BGP_FSM_"))
-	c.store.PeerState(addr, state, !c.isStatic(addr))
+	c.store.PeerState(addr, state, st.PeerGroup != "") // a range's members are in its peer group
 }
 
 // restartTimes remembers each established peer's graceful-restart time, read
