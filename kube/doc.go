@@ -18,8 +18,9 @@
 // until its watch runs again and has caught up. Only a set whose watches do
 // not resume is replaced by a new generation that lists everything. The
 // probe loop (inventory_probe.go) says when the inventory can be trusted
-// (Status), and deleted Nodes are remembered for a while (tombstones). Inventory.Cluster
-// translates the decoded objects into a validator.Cluster once per change.
+// (Status), and deleted Nodes are remembered for a while (tombstones).
+// Inventory.Cluster translates the decoded objects into a validator.Cluster
+// once per change.
 //
 // Offline (check, roas, validate-config): ReadFiles decodes kubectl output
 // (JSON or YAML, Lists, single objects or multi-document files) into

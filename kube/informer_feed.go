@@ -27,6 +27,10 @@ import (
 // have arrived.
 const resumeSettle = 500 * time.Millisecond
 
+// resumeWithin is how long the live set may stay stale while the API server
+// answers before a new set replaces it (inventory_probe.go).
+const resumeWithin = 30 * time.Second
+
 // A resumed feed has caught up when its handler has had the newest object
 // received and no event has come for quietGap: a backlog comes back to back
 // (the watch reads the next event when the reflector has taken the last), a

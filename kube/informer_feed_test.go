@@ -155,17 +155,17 @@ func TestStaleSetReplaced(t *testing.T) {
 	defer inv.mu.Unlock()
 	inv.gvrs = []schema.GroupVersionResource{gvrNodes}
 	inv.replaceStaleLocked(ctx, "the watch of nodes is broken", start)
-	inv.replaceStaleLocked(ctx, "the watch of nodes is broken", start.Add(inv.resumeWithin-time.Second))
+	inv.replaceStaleLocked(ctx, "the watch of nodes is broken", start.Add(resumeWithin-time.Second))
 	if starts() != 0 {
 		t.Fatal("replaced before resumeWithin")
 	}
 	inv.staleFrom = time.Time{} // the probe failed meanwhile
-	inv.replaceStaleLocked(ctx, "the watch of nodes is broken", start.Add(inv.resumeWithin))
+	inv.replaceStaleLocked(ctx, "the watch of nodes is broken", start.Add(resumeWithin))
 	if starts() != 0 {
 		t.Fatal("the wait did not start again after the API server was unreachable")
 	}
-	inv.replaceStaleLocked(ctx, "the watch of nodes is broken", start.Add(2*inv.resumeWithin))
-	inv.replaceStaleLocked(ctx, "the watch of nodes is broken", start.Add(3*inv.resumeWithin))
+	inv.replaceStaleLocked(ctx, "the watch of nodes is broken", start.Add(2*resumeWithin))
+	inv.replaceStaleLocked(ctx, "the watch of nodes is broken", start.Add(3*resumeWithin))
 	if starts() != 1 || inv.pending == nil {
 		t.Fatalf("%.0f sets started, want 1 while it lists", starts())
 	}

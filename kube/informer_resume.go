@@ -18,10 +18,8 @@ import (
 // resumingClient is the dynamic client an informer set lists and watches
 // through. It strips each list page as it comes (stripList, transform.go),
 // tells the inventory each feed's state (informer_feed.go), and retries a
-// list or a watch that failed in a way that passes (informer_retry.go:
-// connection refused; 429 while a restarted API server fills its watch
-// caches; 404 while it does not serve a CRD yet; 5xx) instead of returning
-// the error to client-go's reflector. The reflector would back off, up to
+// list or a watch that failed in a way that passes (retryAfter,
+// informer_retry.go) instead of returning the error to client-go's reflector. The reflector would back off, up to
 // 30 s and jittered to 60 s after a long outage, before it even tried again;
 // retried here, a watch resumes from the feed's resource version within a
 // second of the API server being back, and a relist, when one is needed,
@@ -42,17 +40,11 @@ type resumingResource struct {
 	r resumer
 }
 
-// Namespace is what the informers list and watch through (all namespaces: "").
+// Namespace is what the informers list and watch through, cluster-scoped
+// resources too (namespace ""): client-go's dynamic informers never list or
+// watch on the resource itself.
 func (r resumingResource) Namespace(ns string) dynamic.ResourceInterface {
 	return resumingNamespace{r.NamespaceableResourceInterface.Namespace(ns), r.r}
-}
-
-func (r resumingResource) List(ctx context.Context, opts metav1.ListOptions) (*unstructured.UnstructuredList, error) {
-	return r.r.list(ctx, opts, r.NamespaceableResourceInterface.List)
-}
-
-func (r resumingResource) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-	return r.r.watch(ctx, opts, r.NamespaceableResourceInterface.Watch)
 }
 
 type resumingNamespace struct {
@@ -119,9 +111,8 @@ func (r resumer) watch(ctx context.Context, opts metav1.ListOptions,
 }
 
 // watchedFeed passes a watch's events on, notes the last one's resource
-// version for the feed, and
-// tells the inventory how the watch ended: with an error event (410 Gone:
-// the reflector lists again), or at once with nothing.
+// version for the feed, and tells the inventory how the watch ended: with an
+// error event (410 Gone: the reflector lists again), or at once with nothing.
 type watchedFeed struct {
 	in      watch.Interface
 	out     chan watch.Event

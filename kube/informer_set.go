@@ -54,15 +54,15 @@ func (i *Inventory) startSetLocked(ctx context.Context) {
 
 	// Each list page stripped as it comes; lists and watches that failed
 	// while the API server was away tried again at once (informer_resume.go).
-	lists := resumingClient{i.dyn, i, s}
-	all := dynamicinformer.NewDynamicSharedInformerFactory(lists, 0)
+	client := resumingClient{i.dyn, i, s}
+	all := dynamicinformer.NewDynamicSharedInformerFactory(client, 0)
 	ns := i.opts.Cluster.CiliumNamespace
 	if ns == "" {
 		ns = "kube-system"
 	}
 	// The ConfigMap informer only sees cilium-config in Cilium's namespace
 	// (RBAC restricts it to that name).
-	cfg := dynamicinformer.NewFilteredDynamicSharedInformerFactory(lists, 0, ns,
+	cfg := dynamicinformer.NewFilteredDynamicSharedInformerFactory(client, 0, ns,
 		func(o *metav1.ListOptions) { o.FieldSelector = "metadata.name=cilium-config" })
 	for _, gvr := range i.gvrs {
 		f := all

@@ -73,7 +73,6 @@ type Inventory struct {
 	restartAt      time.Time     // no new set before (backoff while sets fail to sync)
 	restartBackoff time.Duration // the next wait between starts
 	staleFrom      time.Time     // since when the API server answers while the live set is stale
-	resumeWithin   time.Duration // how long the live set may stay stale then (inventory_probe.go)
 	synced         chan *informerSet
 	sets           sync.WaitGroup
 
@@ -117,7 +116,7 @@ func NewInventory(cfg *rest.Config, opts InventoryOptions, log zerolog.Logger, r
 	}
 	inv := &Inventory{opts: opts, log: log.With().Str("component", "kube").Logger(), dyn: dyn, disc: disc,
 		objects: map[schema.GroupVersionResource]map[string]*decodedObject{},
-		release: freeOSMemory, resumeWithin: 30 * time.Second, changed: make(chan struct{}, 1), synced: make(chan *informerSet, 1), status: Status{Reason: "informers not synced yet", Since: time.Now()}}
+		release: freeOSMemory, changed: make(chan struct{}, 1), synced: make(chan *informerSet, 1), status: Status{Reason: "informers not synced yet", Since: time.Now()}}
 	if inv.metrics, err = newInventoryMetrics(reg, inv); err != nil {
 		return nil, err
 	}

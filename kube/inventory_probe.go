@@ -137,7 +137,7 @@ func (i *Inventory) replaceStaleLocked(ctx context.Context, why string, now time
 	if i.staleFrom.IsZero() {
 		i.staleFrom = now
 	}
-	if now.Sub(i.staleFrom) < i.resumeWithin || i.pending != nil || now.Before(i.restartAt) {
+	if now.Sub(i.staleFrom) < resumeWithin || i.pending != nil || now.Before(i.restartAt) {
 		return
 	}
 	i.log.Info().Str("stale", why).Dur("for", now.Sub(i.staleFrom)).
