@@ -54,7 +54,26 @@ type Attributes struct {
 	// declares a ToR's (role tor: routewarden behind the ToR): the ToR's
 	// policy may have set or stripped its communities and local preference.
 	Relayed bool
+	// Unseen names the path attributes the route's source cannot show (a
+	// dump format that carries no communities, say): a rule never judges
+	// them. Zero, a BGP session's or BMP's path, shows them all.
+	Unseen AttrSet
 }
+
+// AttrSet is a set of path attributes, for what a route source shows.
+type AttrSet uint8
+
+// The path attributes a source may not show.
+const (
+	UnseenCommunities AttrSet = 1 << iota
+	UnseenLargeCommunities
+	UnseenLocalPref
+	UnseenASPath
+	UnseenNextHop
+)
+
+// Has reports whether every attribute of x is in s.
+func (s AttrSet) Has(x AttrSet) bool { return s&x == x }
 
 // noAttributes stands for a route's missing attributes; nothing changes it.
 var noAttributes Attributes
@@ -82,7 +101,8 @@ func sameAttributes(a, b *Attributes) bool {
 	return a == b || a.NextHop == b.NextHop && a.Peer == b.Peer && a.PeerASN == b.PeerASN &&
 		a.RouterID == b.RouterID && a.Router == b.Router && a.Local == b.Local && slices.Equal(a.ASPath, b.ASPath) && slices.Equal(a.Communities, b.Communities) &&
 		slices.Equal(a.LargeCommunities, b.LargeCommunities) && a.LocalPref == b.LocalPref &&
-		a.HasLocalPref == b.HasLocalPref && a.PostPolicy == b.PostPolicy && a.Relayed == b.Relayed
+		a.HasLocalPref == b.HasLocalPref && a.PostPolicy == b.PostPolicy && a.Relayed == b.Relayed &&
+		a.Unseen == b.Unseen
 }
 
 // Via describes where the route came from, for messages: "via 10.0.0.11 (peer 127.0.0.1)".
