@@ -40,7 +40,7 @@ bench: ## measure ingest, detection, engine, BMP and cluster scale; write BENCHM
 	@$(BENCH_ENV) bin/bench -gobgpd "$$gobgp_bin/gobgpd" -out docs/bench-results.json -md BENCHMARKS.md \
 	  -png docs/bench.png -gotext docs/bench-go.txt $(BENCH_FLAGS)
 
-bench-quick: ## the bench harness at tiny sizes (about a minute, CI): fails only if the harness is broken
+bench-quick: ## the bench harness at tiny sizes (about a minute, CI): fails if the harness or a Go benchmark is broken
 	@$(BENCH_ENV) tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	  bin/bench -quick -gobgpd "$$gobgp_bin/gobgpd" -out "$$tmp/results.json" -md "$$tmp/BENCHMARKS.md" \
 	  -png "$$tmp/bench.png" && echo "bench-quick: the harness works (report: a throwaway in $$tmp)"

@@ -135,7 +135,8 @@ func BenchmarkDecodeUpdate(b *testing.B) {
 				b.Fatal(err)
 			}
 			for _, p := range m.Body.(*gobgp.BGPUpdate).NLRI {
-				if _, err := netip.ParsePrefix(p.String()); err != nil {
+				// PathNLRI's String appends the ADD-PATH ID ("1.0.0.0/24:0").
+				if _, err := netip.ParsePrefix(p.NLRI.String()); err != nil {
 					b.Fatal(err)
 				}
 			}

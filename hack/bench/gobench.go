@@ -80,8 +80,9 @@ func machine() Machine {
 // goBenchmarks runs the engine benchmarks, the BMP station's (when present)
 // and the detection-latency benchmark (when present), and returns their
 // results with the output of go test (benchstat reads it as it is). A failing
-// benchmark is noted, not fatal: it is not the harness.
-func goBenchmarks(ctx context.Context, quick bool) (all []GoBench, det *Detection, raw []byte, notes []string) {
+// benchmark is noted and returned in failed: the run fails on it, at any size
+// (a benchmark that fails measures nothing, and a note is easily missed).
+func goBenchmarks(ctx context.Context, quick bool) (all []GoBench, det *Detection, raw []byte, notes, failed []string) {
 	// Three runs of each, reported by their median: a single run on a shared
 	// machine can be off by half (one BMP station run read 1.0M prefixes/s
 	// between runs of 2.0M).
@@ -101,14 +102,15 @@ func goBenchmarks(ctx context.Context, quick bool) (all []GoBench, det *Detectio
 		raw = append(raw, out...)
 		all = append(all, medianBenches(parseGoBench(out))...)
 		if err != nil {
-			notes = append(notes, fmt.Sprintf("go test -bench %s failed: %v", pkg, err))
+			msg := fmt.Sprintf("go test -bench %s failed: %v: %s", pkg, err, tail(out, 800))
+			notes, failed = append(notes, msg), append(failed, msg)
 		}
 	}
 	det, note := detection(ctx, quick)
 	if note != "" {
 		notes = append(notes, note)
 	}
-	return all, det, raw, notes
+	return all, det, raw, notes, failed
 }
 
 func detection(ctx context.Context, quick bool) (*Detection, string) {

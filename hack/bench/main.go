@@ -125,6 +125,7 @@ func run(args []string) error {
 		res.Notes = append(res.Notes, "BIRD not found: no BIRD collector")
 	}
 	broken := 0
+	var benchFailed []string
 	if *cf.only {
 		plan = nil
 	}
@@ -152,9 +153,10 @@ func run(args []string) error {
 		res.Notes = append(res.Notes, "cluster scale failed: "+res.Cluster.Err)
 	}
 	if *gobench && !*cf.only {
-		gb, det, raw, notes := goBenchmarks(ctx, *quick)
+		gb, det, raw, notes, failed := goBenchmarks(ctx, *quick)
 		res.GoBench, res.Detection = gb, det
 		res.Notes = append(res.Notes, notes...)
+		benchFailed = failed
 		if *goText != "" {
 			if err := os.WriteFile(*goText, raw, 0o644); err != nil {
 				return err
@@ -173,6 +175,9 @@ func run(args []string) error {
 	// broken. At full sizes a trial that times out is a result (in the report).
 	if broken > 0 && *quick {
 		return fmt.Errorf("%d trial(s) failed (see above): the harness is broken", broken)
+	}
+	if len(benchFailed) > 0 {
+		return fmt.Errorf("%d Go benchmark package(s) failed: %s", len(benchFailed), strings.Join(benchFailed, "; "))
 	}
 	return nil
 }
