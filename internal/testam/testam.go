@@ -49,9 +49,13 @@ type Web struct {
 
 // RequireBinary returns the path of a test dependency: env, else path. When
 // absent the test is skipped, or fails under CI where hack/test-deps.sh must
-// have installed it.
+// have installed it. Under -short (the quick tier: units, goldens, in-process
+// BGP) the test is skipped: it runs a third party's daemon or tool.
 func RequireBinary(t testing.TB, env, path, pkg string) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skipf("-short: runs Debian's %s (the full tier, hack/test.sh)", pkg)
+	}
 	if p := os.Getenv(env); p != "" {
 		path = p
 	}

@@ -55,8 +55,13 @@ func requireEnv(t testing.TB, v, made string) {
 }
 
 // Start starts etcd and kube-apiserver for the test and stops them when it ends.
+// Under -short (the quick tier: units, goldens, in-process BGP) the test is
+// skipped: an API server takes seconds to start.
 func Start(t testing.TB) *Env {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: needs a real kube-apiserver and etcd (the full tier, hack/test.sh)")
+	}
 	for _, v := range []string{"KUBE_APISERVER", "KUBECTL", "ETCD"} {
 		requireEnv(t, v, "hack/tools/kube.sh to build the real kube-apiserver and etcd")
 	}
