@@ -20,10 +20,11 @@ test: ## install test dependencies (cached) and run every test — the README's 
 test-go: ## run the Go tests only, with what is already installed
 	$(GO) test ./...
 
-lint: ## gofmt, go vet and go.mod tidiness
+lint: ## gofmt, go vet, go.mod tidiness and golangci-lint (pinned, built from the module proxy; .golangci.yml)
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
 	$(GO) mod tidy -diff
+	hack/tools/golangci-lint.sh
 
 tidy: ## go mod tidy
 	$(GO) mod tidy
