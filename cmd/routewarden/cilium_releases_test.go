@@ -23,6 +23,9 @@ import (
 //
 // The end-to-end tests run against the newest release, TestVIPEndToEndOldestCilium against the oldest.
 func TestCiliumReleases(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: installs each release's CRDs in a real kube-apiserver (the full tier, hack/test.sh)")
+	}
 	releases := testkube.CiliumReleases(t)
 	accepted := map[string][]int{} // file -> the minors whose CRDs accept it
 	for _, c := range releases {
