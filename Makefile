@@ -6,7 +6,7 @@ DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 # `routewarden version` prints these (and the Go and GoBGP versions from the binary's build info).
 LDFLAGS := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 
-.PHONY: help build test test-go lint tidy bench bench-quick fixtures manifests vulncheck
+.PHONY: help build test test-short test-go lint tidy bench bench-quick fixtures manifests vulncheck
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -16,6 +16,9 @@ build: ## build bin/routewarden (static)
 
 test: ## install test dependencies (cached) and run every test — the README's test command
 	hack/test.sh
+
+test-short: ## the quick tier: units, goldens, in-process BGP (about 2 minutes; no daemon, no API server)
+	$(GO) test -short -count=1 ./...
 
 test-go: ## run the Go tests only, with what is already installed
 	$(GO) test ./...

@@ -21,8 +21,10 @@ if ! go mod tidy -diff; then
 	exit 1
 fi
 hack/tools/govulncheck.sh # database from the module proxy; fails on a finding not in hack/tools/govulncheck/explained.txt
-# cmd/routewarden's end-to-end tests take 7-8 min on an idle 2-core machine, longer on a busy one:
-# the default 10-minute limit would fail a slow machine, not a broken test.
+# The quick tier first (units, goldens, in-process BGP: about 2 minutes), so that a plain mistake fails
+# in minutes; then every test. cmd/routewarden's end-to-end tests take 7-8 min on an idle 2-core machine,
+# longer on a busy one: the default 10-minute limit would fail a slow machine, not a broken test.
+go test -short -count=1 "$@" ./...
 go test -count=1 -timeout 40m "$@" ./...
 hack/fuzz.sh
 make bench-quick # the benchmark harness at tiny sizes: fails only if the harness is broken, never on speed
