@@ -30,18 +30,11 @@ const (
 
 // Rule checks one kind of disagreement. Check reports findings without a
 // severity; the engine applies the rule's (possibly overridden) severity. What
-// else there is to know about a rule is its catalogue entry (Spec).
+// else there is to know about a rule is its catalogue entry (Spec), which
+// also lists it among Rules.
 type Rule interface {
 	ID() RuleID
 	Check(s *Snapshot, report func(Finding))
-}
-
-// Rules returns every rule that judges a snapshot, in documentation order;
-// the catalogue (Catalogue) lists these and slow-convergence.
-func Rules() []Rule {
-	return []Rule{staleRoute{}, foreignCIDR{}, unallocatedCIDR{}, outOfRange{}, missingRoute{}, podCIDRDrift{},
-		duplicateOrigin{}, staleVIP{}, missingVIP{}, vipWithoutEndpoints{}, vipWrongNode{},
-		vipMissingNode{}, filteredAtToR{}, attributeMismatch{}}
 }
 
 // RuleOptions adjusts one rule.
