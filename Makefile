@@ -14,7 +14,7 @@ help: ## list the targets
 build: ## build bin/routewarden (static)
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/routewarden ./cmd/routewarden
 
-test: ## install test dependencies (cached) and run every test — the README's test command
+test: ## install test dependencies (cached) and run every test — docs/development.md's test command
 	hack/test.sh
 
 test-go: ## run the Go tests only, with what is already installed
