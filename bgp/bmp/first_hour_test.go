@@ -48,14 +48,7 @@ func TestFirstHourFRRExample(t *testing.T) {
 	port := loopback.FreePort(t)
 	startFRRBMP(t, port, conf)
 	n1, n2 := startNode(t, ctx, node1, port), startNode(t, ctx, node2, port)
-	for _, a := range []struct {
-		sp   *speaker.Speaker
-		p, h string
-	}{{n1, "10.244.1.0/24", "10.0.0.11"}, {n1, "fd00:10:244:1::/64", "fd00::11"}, {n2, "10.244.2.0/24", "10.0.0.12"}} {
-		if err := a.sp.Announce(ctx, netip.MustParsePrefix(a.p), netip.MustParseAddr(a.h)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	announceTwoNodes(t, ctx, n1, n2)
 	waitRoutes(t, st.store, []string{
 		"10.244.1.0/24 peer=127.0.1.11 nh=10.0.0.11 as=65010 id=127.0.1.11 path=[65010] pathid=0",
 		"fd00:10:244:1::/64 peer=127.0.1.11 nh=fd00::11 as=65010 id=127.0.1.11 path=[65010] pathid=0",
@@ -66,5 +59,19 @@ func TestFirstHourFRRExample(t *testing.T) {
 	}
 	if views[viewPre] != 2 || views[viewPost] != 2 {
 		t.Errorf("views held: %v, want pre- and post-policy of both nodes", views)
+	}
+}
+
+// announceTwoNodes has node1 announce 10.244.1.0/24 and fd00:10:244:1::/64 and node2 10.244.2.0/24, with the
+// nodes' own next hops (10.0.0.11, fd00::11, 10.0.0.12).
+func announceTwoNodes(t *testing.T, ctx context.Context, n1, n2 *speaker.Speaker) {
+	t.Helper()
+	for _, a := range []struct {
+		sp     *speaker.Speaker
+		p, via string
+	}{{n1, "10.244.1.0/24", "10.0.0.11"}, {n1, "fd00:10:244:1::/64", "fd00::11"}, {n2, "10.244.2.0/24", "10.0.0.12"}} {
+		if err := a.sp.Announce(ctx, netip.MustParsePrefix(a.p), netip.MustParseAddr(a.via)); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
