@@ -14,7 +14,7 @@ help: ## list the targets
 build: ## build bin/routewarden (static)
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/routewarden ./cmd/routewarden
 
-test: ## install test dependencies (cached) and run every test — the README's test command
+test: ## install test dependencies (cached) and run every test — docs/development.md's test command
 	hack/test.sh
 
 test-short: ## the quick tier: units, goldens, in-process BGP (about 2 minutes; no daemon, no API server)

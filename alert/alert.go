@@ -15,7 +15,6 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/routewarden/routewarden/validator"
-	"github.com/routewarden/routewarden/validator/convergence"
 )
 
 // Alert is one alert as routewarden publishes it.
@@ -98,30 +97,16 @@ func sortNotices(ns []Notice) {
 // Kubernetes API is unreachable.
 const AlertInventoryUnavailable = "RoutewardenInventoryUnavailable"
 
-var alertNames = map[validator.RuleID]string{
-	validator.RuleStaleRoute:      "BGPStaleRoute",
-	validator.RuleForeignCIDR:     "BGPForeignCIDR",
-	validator.RuleUnallocatedCIDR: "BGPUnallocatedCIDR",
-	validator.RuleOutOfRange:      "BGPOutOfRangeRoute",
-	validator.RuleMissingRoute:    "BGPMissingRoute",
-	validator.RulePodCIDRDrift:    "BGPPodCIDRDrift",
-	validator.RuleDuplicateOrigin: "BGPDuplicateOrigin",
+// RunbookInventoryUnavailable names that alert's runbook, as a rule ID names
+// a rule's (docs/rules/inventory-unavailable.md).
+const RunbookInventoryUnavailable = "inventory-unavailable"
 
-	validator.RuleStaleVIP:            "BGPStaleVIP",
-	validator.RuleMissingVIP:          "BGPMissingVIP",
-	validator.RuleVIPWithoutEndpoints: "BGPVIPWithoutEndpoints",
-	validator.RuleVIPWrongNode:        "BGPVIPWrongNode",
-	validator.RuleVIPMissingNode:      "BGPVIPMissingNode",
-	convergence.RuleSlowConvergence:   "BGPSlowConvergence",
-	validator.RuleFilteredAtToR:       "BGPFilteredAtToR",
-	validator.RuleAttributeMismatch:   "BGPAttributeMismatch",
-}
-
-// AlertName returns the alertname label of a rule's findings. A rule without
-// a registered name gets "BGP_" followed by its ID, so a new rule still alerts.
+// AlertName returns the alertname label of a rule's findings, from the rule's
+// catalogue entry. A rule without one gets "BGP_" followed by its ID, so a
+// finding still alerts.
 func AlertName(rule validator.RuleID) string {
-	if n, ok := alertNames[rule]; ok {
-		return n
+	if s, ok := validator.Spec(rule); ok && s.Alert != "" {
+		return s.Alert
 	}
 	return "BGP_" + string(rule)
 }
@@ -130,7 +115,7 @@ func AlertName(rule validator.RuleID) string {
 type FindingOptions struct {
 	// Cluster is the value of the cluster label; omitted when empty.
 	Cluster string
-	// RunbookBase is the runbook's URL; the rule ID is its fragment.
+	// RunbookBase is alerting.runbookBase (validator.RunbookURL).
 	RunbookBase string
 	// GeneratorURL links back to routewarden (for example its findings API).
 	GeneratorURL string
@@ -160,8 +145,8 @@ func FromFinding(f validator.Finding, o FindingOptions) Alert {
 		description += "\n" + f.Hint
 	}
 	annotations := map[string]string{"summary": f.Message, "description": description}
-	if o.RunbookBase != "" {
-		annotations["runbook_url"] = o.RunbookBase + "#" + string(f.Rule)
+	if u := validator.RunbookURL(o.RunbookBase, string(f.Rule)); u != "" {
+		annotations["runbook_url"] = u
 	}
 	return Alert{Labels: labels, Annotations: annotations, GeneratorURL: o.GeneratorURL}.clone()
 }
@@ -174,8 +159,8 @@ func InventoryUnavailable(reason string, since time.Time, o FindingOptions) Aler
 		"summary":     summary,
 		"description": summary + ": " + reason + "\nRoutes are not validated until the API is reachable again.",
 	}
-	if o.RunbookBase != "" {
-		annotations["runbook_url"] = o.RunbookBase + "#inventory-unavailable"
+	if u := validator.RunbookURL(o.RunbookBase, RunbookInventoryUnavailable); u != "" {
+		annotations["runbook_url"] = u
 	}
 	labels := map[string]string{"alertname": AlertInventoryUnavailable, "severity": "warning", "cluster": o.Cluster}
 	return Alert{Labels: labels, Annotations: annotations, StartsAt: since, GeneratorURL: o.GeneratorURL}.clone()

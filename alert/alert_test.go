@@ -74,9 +74,9 @@ func TestFromFinding(t *testing.T) {
 			}
 		})
 	}
-	for _, r := range validator.Rules() {
-		if _, ok := alertNames[r.ID()]; !ok {
-			t.Errorf("rule %s has no alert name", r.ID())
+	for _, r := range validator.Catalogue() {
+		if got := AlertName(r.ID); got != r.Alert || r.Alert == "" {
+			t.Errorf("rule %s alerts as %q, its catalogue entry says %q", r.ID, got, r.Alert)
 		}
 	}
 }

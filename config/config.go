@@ -50,7 +50,9 @@ type AlertingConfig struct {
 	Alertmanagers  []EndpointConfig `mapstructure:"alertmanagers" yaml:"alertmanagers"`
 	Webhooks       []EndpointConfig `mapstructure:"webhooks" yaml:"webhooks"`
 	ResendInterval time.Duration    `mapstructure:"resendInterval" yaml:"resendInterval"`
-	// RunbookBase is the URL of the runbook; alerts link to RunbookBase#rule-id.
+	// RunbookBase is where the runbooks are: a URL ending in / is a directory
+	// of pages named rule-id.md (the default, docs/rules/), any other one page
+	// with a section a rule (#rule-id).
 	RunbookBase string `mapstructure:"runbookBase" yaml:"runbookBase"`
 	// ExternalURL is routewarden's own URL as seen from Alertmanager users (generatorURL).
 	ExternalURL string `mapstructure:"externalURL" yaml:"externalURL"`
@@ -162,6 +164,10 @@ type LogConfig struct {
 	Format string `mapstructure:"format" yaml:"format"`
 }
 
+// DefaultRunbookBase is alerting.runbookBase's default: the runbooks in this
+// repository's docs/rules/, one a rule (a test checks each exists).
+const DefaultRunbookBase = "https://github.com/routewarden/routewarden/blob/main/docs/rules/"
+
 // Defaults are the values of keys the file leaves out.
 var defaults = map[string]any{
 	"bgp.listenPort":              179,
@@ -174,7 +180,7 @@ var defaults = map[string]any{
 	"validation.warmupTimeout":    "2m",
 	"validation.debounce":         "20ms",
 	"alerting.resendInterval":     "1m",
-	"alerting.runbookBase":        "https://github.com/routewarden/routewarden/blob/main/docs/runbook.md",
+	"alerting.runbookBase":        DefaultRunbookBase,
 	"http.listen":                 ":9479",
 	"log.format":                  "auto",
 }

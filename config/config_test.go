@@ -148,3 +148,23 @@ func TestPeerRole(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) { checkProblems(t, tc.yaml, tc.want) })
 	}
 }
+
+// TestEveryRuleIsAKey: rules: accepts every rule of the catalogue, slow-convergence
+// included, and its options reach the validator's.
+func TestEveryRuleIsAKey(t *testing.T) {
+	for _, id := range validator.RuleIDs() {
+		path := t.TempDir() + "/routewarden.yaml"
+		if err := os.WriteFile(path, []byte("rules:\n  "+id+": {enabled: false, severity: info}\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cfg, problems, err := Load(path)
+		if err != nil || len(problems) > 0 {
+			t.Errorf("rules: {%s: …}: err %v, problems %v", id, err, problems)
+			continue
+		}
+		opts := cfg.ValidatorOptions()
+		if id := validator.RuleID(id); opts.Enabled(id) || opts.Severity(id) != validator.SeverityInfo {
+			t.Errorf("rules: {%s: …} gives the options %+v", id, opts.Rules[id])
+		}
+	}
+}

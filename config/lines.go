@@ -9,10 +9,11 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/routewarden/routewarden/internal/yamlpos"
+	"github.com/routewarden/routewarden/validator"
 )
 
 // mapKeys lists the keys allowed in maps whose keys are names, by path.
-var mapKeys = map[string]func() []string{"rules": ruleIDs}
+var mapKeys = map[string]func() []string{"rules": validator.RuleIDs}
 
 // unknownKeys walks the YAML against the Config type and reports every key the
 // type does not have, with the keys that were expected.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# routewarden's test command (the README's, and CI's): installs what the tests
+# routewarden's test command (docs/development.md's, and CI's): installs what the tests
 # need (hack/test-deps.sh: idempotent, cached), checks formatting, vet and that
 # go.mod is tidy (go mod tidy -diff), then
 # runs every test. Extra arguments go to go test (e.g. -run Scenario).

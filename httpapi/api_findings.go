@@ -6,7 +6,6 @@ import (
 
 	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator"
-	"github.com/routewarden/routewarden/validator/convergence"
 )
 
 type findingsResponse struct {
@@ -35,13 +34,7 @@ type transitionsResponse struct {
 	Continue    string           `json:"continue"`
 }
 
-func ruleNames() []string {
-	var out []string
-	for _, r := range validator.Rules() {
-		out = append(out, string(r.ID()))
-	}
-	return append(out, string(convergence.RuleSlowConvergence))
-}
+func ruleNames() []string { return validator.RuleIDs() }
 
 func severityNames() []string { return []string{"info", "warning", "critical"} }
 

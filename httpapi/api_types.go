@@ -42,7 +42,7 @@ type PeerBMP struct {
 type Links struct {
 	// Cluster is the alerts' cluster label (silence filters match on it).
 	Cluster string
-	// RunbookBase is the runbook's URL; a rule's section is its fragment.
+	// RunbookBase is alerting.runbookBase (validator.RunbookURL).
 	RunbookBase string
 	// Alertmanager is the URL of the Alertmanager whose UI silences alerts.
 	Alertmanager string
@@ -145,9 +145,7 @@ func (s *Server) finding(t monitor.Tracked) findingJSON {
 		FirstSeen: timeText(t.FirstSeen), Firing: t.Firing, FiringSince: timeText(t.FiringSince),
 		Alertname: alert.AlertName(f.Rule)}
 	l := s.src.Links
-	if l.RunbookBase != "" {
-		out.RunbookURL = l.RunbookBase + "#" + string(f.Rule)
-	}
+	out.RunbookURL = validator.RunbookURL(l.RunbookBase, string(f.Rule))
 	if l.Alertmanager != "" {
 		out.SilenceURL = silenceURL(l.Alertmanager, l.Cluster, out)
 	}

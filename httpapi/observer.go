@@ -102,9 +102,9 @@ func (o *Observer) record(s monitor.State) {
 		}
 	}
 	// Every rule and severity keeps a series (0 when clear), so alerting rules see it.
-	for _, r := range validator.Rules() {
+	for _, id := range validator.RuleIDs() {
 		for _, sev := range severities {
-			k := key{string(r.ID()), sev.String()}
+			k := key{id, sev.String()}
 			o.findings.WithLabelValues(k.rule, k.sev).Set(float64(all[k]))
 			o.firing.WithLabelValues(k.rule, k.sev).Set(float64(firing[k]))
 		}

@@ -11,12 +11,13 @@ import (
 	"github.com/rs/zerolog"
 )
 
-const readmePath = "../README.md"
+// readmePath is the API's documentation, which shows answers.
+const readmePath = "../docs/api.md"
 
-// apiExample is a README block showing an answer: the marker names the request.
+// apiExample is a block of docs/api.md showing an answer: the marker names the request.
 var apiExample = regexp.MustCompile("(?s)<!-- api-example: (\\S+) -->\n```json\n(.*?)```\n")
 
-// TestREADMEShowsTheAPI: every answer the README shows is what the API answers
+// TestREADMEShowsTheAPI: every answer docs/api.md shows is what the API answers
 // (for the test sources); -update rewrites the blocks.
 func TestREADMEShowsTheAPI(t *testing.T) {
 	readme, err := os.ReadFile(readmePath)
@@ -31,16 +32,16 @@ func TestREADMEShowsTheAPI(t *testing.T) {
 		n++
 		code, body := get(t, srv.URL+m[1])
 		if code != 200 {
-			t.Errorf("README shows %s, which answers %d: %s", m[1], code, body)
+			t.Errorf("docs/api.md shows %s, which answers %d: %s", m[1], code, body)
 		}
 		if body != m[2] && !*update {
-			t.Errorf("README shows for %s:\n%s\nthe API answers:\n%s(go test ./httpapi -run README -update)",
+			t.Errorf("docs/api.md shows for %s:\n%s\nthe API answers:\n%s(go test ./httpapi -run README -update)",
 				m[1], m[2], body)
 		}
 		return strings.Replace(block, "```json\n"+m[2], "```json\n"+body, 1)
 	})
 	if n == 0 {
-		t.Fatal("README shows no API answer (<!-- api-example: PATH --> before a json block)")
+		t.Fatal("docs/api.md shows no API answer (<!-- api-example: PATH --> before a json block)")
 	}
 	if *update && out != string(readme) {
 		if err := os.WriteFile(readmePath, []byte(out), 0o644); err != nil {

@@ -151,8 +151,9 @@ func everyRule(t *testing.T) *scenario {
 		f, ok := first[r.ID()]
 		if !ok {
 			t.Logf("rule %s: the scenario does not trigger it in the engine; its finding is constructed", r.ID())
-			f = validator.Finding{Rule: r.ID(), Severity: r.DefaultSeverity(), Prefix: pfx(fmt.Sprintf("198.51.100.%d/32", i)),
-				Message: "Constructed for the status page test: " + r.Description() + ".",
+			spec, _ := validator.Spec(r.ID())
+			f = validator.Finding{Rule: r.ID(), Severity: spec.Severity, Prefix: pfx(fmt.Sprintf("198.51.100.%d/32", i)),
+				Message: "Constructed for the status page test: " + spec.Summary,
 				Hint:    "No hint: this finding was constructed for rule " + string(r.ID()) + "."}
 		}
 		d := time.Duration(i) * time.Minute

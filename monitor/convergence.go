@@ -118,7 +118,7 @@ func (l *Loop) converge(cluster *validator.Cluster, version uint64, opts validat
 		routesAt = changedAt(rt.ChangedAt(), now)
 	}
 	done := c.tracker.Observe(present, routesAt)
-	return done, convergence.Slow(c.tracker.Pending(), c.opts.Budgets, now)
+	return done, convergence.Slow(c.tracker.Pending(), c.opts.Budgets, opts, now)
 }
 
 // forgetConvergence drops the baseline while the inventory cannot be

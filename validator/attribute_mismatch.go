@@ -32,12 +32,7 @@ import (
 // One finding a path, naming every difference.
 type attributeMismatch struct{}
 
-func (attributeMismatch) ID() RuleID                { return RuleAttributeMismatch }
-func (attributeMismatch) DefaultSeverity() Severity { return SeverityWarning }
-func (attributeMismatch) Description() string {
-	return "a node's own announcement carries an origin AS other than its local ASN, or communities, large " +
-		"communities or (iBGP) local preference other than its CiliumBGPAdvertisements' attributes"
-}
+func (attributeMismatch) ID() RuleID { return RuleAttributeMismatch }
 
 func (rule attributeMismatch) Check(s *Snapshot, report func(Finding)) {
 	for i := range s.Routes {

@@ -11,11 +11,7 @@ import (
 // Only pod CIDRs count: LoadBalancer VIPs are announced by many nodes on purpose.
 type duplicateOrigin struct{}
 
-func (duplicateOrigin) ID() RuleID                { return RuleDuplicateOrigin }
-func (duplicateOrigin) DefaultSeverity() Severity { return SeverityWarning }
-func (duplicateOrigin) Description() string {
-	return "one pod CIDR announced by more than one origin"
-}
+func (duplicateOrigin) ID() RuleID { return RuleDuplicateOrigin }
 
 func (rule duplicateOrigin) Check(s *Snapshot, report func(Finding)) {
 	var prefixes []netip.Prefix

@@ -12,11 +12,7 @@ import (
 // changed (next hop, communities) is no drop: the API shows it, nothing fires.
 type filteredAtToR struct{}
 
-func (filteredAtToR) ID() RuleID                { return RuleFilteredAtToR }
-func (filteredAtToR) DefaultSeverity() Severity { return SeverityCritical }
-func (filteredAtToR) Description() string {
-	return "a pod CIDR or VIP the ToR received from its node (BMP pre-policy) and its policy dropped (absent post-policy)"
-}
+func (filteredAtToR) ID() RuleID { return RuleFilteredAtToR }
 
 func (filteredAtToR) Check(s *Snapshot, report func(Finding)) {
 	for _, d := range s.Cluster.PolicyDrops {

@@ -9,11 +9,7 @@ import (
 // a CIDR allocated to another node.
 type foreignCIDR struct{}
 
-func (foreignCIDR) ID() RuleID                { return RuleForeignCIDR }
-func (foreignCIDR) DefaultSeverity() Severity { return SeverityCritical }
-func (foreignCIDR) Description() string {
-	return "a node announces a prefix equal to, inside, or covering another node's CIDR"
-}
+func (foreignCIDR) ID() RuleID { return RuleForeignCIDR }
 
 func (rule foreignCIDR) Check(s *Snapshot, report func(Finding)) {
 	for i := range s.Routes {

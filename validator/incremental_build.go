@@ -43,7 +43,7 @@ func (e *Engine) build(c *Cluster, routes []Route, opts Options) {
 		if opts.Rules[r.ID()].Disabled {
 			continue
 		}
-		id, sev := r.ID(), opts.severity(r)
+		id, sev := r.ID(), opts.Severity(r.ID())
 		er := engineRule{Rule: r, report: func(f Finding) {
 			f.Rule, f.Severity = id, sev
 			e.sink = append(e.sink, f)
@@ -117,7 +117,7 @@ func (e *Engine) checkAll() {
 	out := make([][]found, len(e.rules))
 	check := func(k int) {
 		r := e.rules[k]
-		id, sev := r.ID(), s.Options.severity(r.Rule)
+		id, sev := r.ID(), s.Options.Severity(r.Rule.ID())
 		cur := -1
 		report := func(f Finding) {
 			f.Rule, f.Severity = id, sev

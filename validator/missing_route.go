@@ -11,11 +11,7 @@ import (
 // announced with that node as origin, where its IPAM mode advertises pod CIDRs.
 type missingRoute struct{}
 
-func (missingRoute) ID() RuleID                { return RuleMissingRoute }
-func (missingRoute) DefaultSeverity() Severity { return SeverityCritical }
-func (missingRoute) Description() string {
-	return "a Ready Cilium node's allocated CIDR is not announced by that node"
-}
+func (missingRoute) ID() RuleID { return RuleMissingRoute }
 
 func (rule missingRoute) Check(s *Snapshot, report func(Finding)) {
 	for _, name := range s.NodeNames() {

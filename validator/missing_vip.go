@@ -10,11 +10,7 @@ import (
 // VIP that nobody announces.
 type missingVIP struct{}
 
-func (missingVIP) ID() RuleID                { return RuleMissingVIP }
-func (missingVIP) DefaultSeverity() Severity { return SeverityCritical }
-func (missingVIP) Description() string {
-	return "a Service with ready endpoints whose VIP Cilium should announce is announced by no node"
-}
+func (missingVIP) ID() RuleID { return RuleMissingVIP }
 
 func (r missingVIP) Check(s *Snapshot, report func(Finding)) {
 	s.eachVIP(func(p netip.Prefix) { r.CheckPrefix(s, p, report) })

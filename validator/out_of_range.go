@@ -10,11 +10,7 @@ import (
 // address families whose pod ranges are known.
 type outOfRange struct{}
 
-func (outOfRange) ID() RuleID                { return RuleOutOfRange }
-func (outOfRange) DefaultSeverity() Severity { return SeverityCritical }
-func (outOfRange) Description() string {
-	return "a prefix outside every pod range, LoadBalancer pool and allowed range (a leak)"
-}
+func (outOfRange) ID() RuleID { return RuleOutOfRange }
 
 func (rule outOfRange) Check(s *Snapshot, report func(Finding)) {
 	for i := range s.Routes {

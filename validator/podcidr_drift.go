@@ -10,11 +10,7 @@ import (
 // from its CiliumNode's spec.ipam.podCIDRs (the agent copies one into the other).
 type podCIDRDrift struct{}
 
-func (podCIDRDrift) ID() RuleID                { return RulePodCIDRDrift }
-func (podCIDRDrift) DefaultSeverity() Severity { return SeverityWarning }
-func (podCIDRDrift) Description() string {
-	return "IPAM kubernetes: Node spec.podCIDRs differ from CiliumNode spec.ipam.podCIDRs"
-}
+func (podCIDRDrift) ID() RuleID { return RulePodCIDRDrift }
 
 func (rule podCIDRDrift) Check(s *Snapshot, report func(Finding)) {
 	for _, name := range s.NodeNames() {

@@ -1,7 +1,6 @@
 package validator
 
 import (
-	"fmt"
 	"net/netip"
 	"time"
 )
@@ -30,30 +29,12 @@ const (
 )
 
 // Rule checks one kind of disagreement. Check reports findings without a
-// severity; the engine applies the rule's (possibly overridden) severity.
+// severity; the engine applies the rule's (possibly overridden) severity. What
+// else there is to know about a rule is its catalogue entry (Spec), which
+// also lists it among Rules.
 type Rule interface {
 	ID() RuleID
-	DefaultSeverity() Severity
-	// Description is one line for --help and documentation.
-	Description() string
 	Check(s *Snapshot, report func(Finding))
-}
-
-// Rules returns every rule, in documentation order.
-func Rules() []Rule {
-	return []Rule{staleRoute{}, foreignCIDR{}, unallocatedCIDR{}, outOfRange{}, missingRoute{}, podCIDRDrift{},
-		duplicateOrigin{}, staleVIP{}, missingVIP{}, vipWithoutEndpoints{}, vipWrongNode{},
-		vipMissingNode{}, filteredAtToR{}, attributeMismatch{}}
-}
-
-// LookupRule returns the rule with the given ID.
-func LookupRule(id RuleID) (Rule, error) {
-	for _, r := range Rules() {
-		if r.ID() == id {
-			return r, nil
-		}
-	}
-	return nil, fmt.Errorf("unknown rule %q", id)
 }
 
 // RuleOptions adjusts one rule.
@@ -75,12 +56,17 @@ type Options struct {
 	Now time.Time
 }
 
-func (o Options) severity(r Rule) Severity {
-	if ro, ok := o.Rules[r.ID()]; ok && ro.Severity != 0 {
+// Severity is the rule's severity: the configured one, else its default.
+func (o Options) Severity(id RuleID) Severity {
+	if ro, ok := o.Rules[id]; ok && ro.Severity != 0 {
 		return ro.Severity
 	}
-	return r.DefaultSeverity()
+	s, _ := Spec(id)
+	return s.Severity
 }
+
+// Enabled reports whether the rule is to judge.
+func (o Options) Enabled(id RuleID) bool { return !o.Rules[id].Disabled }
 
 // InScope reports whether missing-route applies to the node.
 func (o Options) InScope(n *Node) bool {

@@ -9,11 +9,7 @@ import (
 // node still announcing, or a route left behind.
 type staleRoute struct{}
 
-func (staleRoute) ID() RuleID                { return RuleStaleRoute }
-func (staleRoute) DefaultSeverity() Severity { return SeverityCritical }
-func (staleRoute) Description() string {
-	return "a route whose origin (next hop, peer or router ID) is no current node"
-}
+func (staleRoute) ID() RuleID { return RuleStaleRoute }
 
 func (rule staleRoute) Check(s *Snapshot, report func(Finding)) {
 	for i := range s.Routes {

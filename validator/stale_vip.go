@@ -7,11 +7,7 @@ import "fmt"
 // announcement stayed. It judges only when the Services are known.
 type staleVIP struct{}
 
-func (staleVIP) ID() RuleID                { return RuleStaleVIP }
-func (staleVIP) DefaultSeverity() Severity { return SeverityWarning }
-func (staleVIP) Description() string {
-	return "a /32 or /128 inside a LoadBalancer pool announced for an address no Service holds"
-}
+func (staleVIP) ID() RuleID { return RuleStaleVIP }
 
 func (r staleVIP) Check(s *Snapshot, report func(Finding)) {
 	for i := range s.Routes {

@@ -7,11 +7,7 @@ import "fmt"
 // not a LoadBalancer or allowed range.
 type unallocatedCIDR struct{}
 
-func (unallocatedCIDR) ID() RuleID                { return RuleUnallocatedCIDR }
-func (unallocatedCIDR) DefaultSeverity() Severity { return SeverityWarning }
-func (unallocatedCIDR) Description() string {
-	return "a node announces a prefix that is allocated to no node"
-}
+func (unallocatedCIDR) ID() RuleID { return RuleUnallocatedCIDR }
 
 func (rule unallocatedCIDR) Check(s *Snapshot, report func(Finding)) {
 	for i := range s.Routes {

@@ -45,7 +45,7 @@ func ValidateSnapshot(s *Snapshot) Result {
 	found := make([][]Finding, len(rules))
 	check := func(k int) {
 		r := rules[k]
-		id, sev := r.ID(), s.Options.severity(r)
+		id, sev := r.ID(), s.Options.Severity(r.ID())
 		r.Check(s, func(f Finding) {
 			f.Rule, f.Severity = id, sev
 			found[k] = append(found[k], f)

@@ -16,12 +16,7 @@ import (
 // announces is missing-vip's; an extra announcer is vip-wrong-node's.
 type vipMissingNode struct{}
 
-func (vipMissingNode) ID() RuleID                { return RuleVIPMissingNode }
-func (vipMissingNode) DefaultSeverity() Severity { return SeverityWarning }
-func (vipMissingNode) Description() string {
-	return "a VIP is announced, but a Ready node that should announce it (BGP node selector, " +
-		"externalTrafficPolicy, ready endpoints) does not: an ECMP path is missing"
-}
+func (vipMissingNode) ID() RuleID { return RuleVIPMissingNode }
 
 func (r vipMissingNode) Check(s *Snapshot, report func(Finding)) {
 	s.eachVIP(func(p netip.Prefix) { r.CheckPrefix(s, p, report) })

@@ -11,11 +11,7 @@ import (
 // that have nowhere to send it.
 type vipWithoutEndpoints struct{}
 
-func (vipWithoutEndpoints) ID() RuleID                { return RuleVIPWithoutEndpoints }
-func (vipWithoutEndpoints) DefaultSeverity() Severity { return SeverityCritical }
-func (vipWithoutEndpoints) Description() string {
-	return "a Service's VIP is announced while the Service has no ready endpoint (a black hole)"
-}
+func (vipWithoutEndpoints) ID() RuleID { return RuleVIPWithoutEndpoints }
 
 func (r vipWithoutEndpoints) Check(s *Snapshot, report func(Finding)) {
 	s.eachVIP(func(p netip.Prefix) { r.CheckPrefix(s, p, report) })

@@ -7,11 +7,7 @@ import "fmt"
 // share of the traffic the ToR sends that node is dropped there.
 type vipWrongNode struct{}
 
-func (vipWrongNode) ID() RuleID                { return RuleVIPWrongNode }
-func (vipWrongNode) DefaultSeverity() Severity { return SeverityWarning }
-func (vipWrongNode) Description() string {
-	return "with externalTrafficPolicy Local, a node announces a VIP without a local ready endpoint"
-}
+func (vipWrongNode) ID() RuleID { return RuleVIPWrongNode }
 
 func (r vipWrongNode) Check(s *Snapshot, report func(Finding)) {
 	for i := range s.Routes {

@@ -91,14 +91,7 @@ func TestGoBGPRouterAsSender(t *testing.T) {
 			tor := startTor(t, ctx, port, node1, node2)
 			addBMP(t, ctx, tor, st, tc.policy, "tor1")
 			n1, n2 := startNode(t, ctx, node1, port), startNode(t, ctx, node2, port)
-			for _, a := range []struct {
-				sp     *speaker.Speaker
-				p, via string
-			}{{n1, "10.244.1.0/24", "10.0.0.11"}, {n1, "fd00:10:244:1::/64", "fd00::11"}, {n2, "10.244.2.0/24", "10.0.0.12"}} {
-				if err := a.sp.Announce(ctx, netip.MustParsePrefix(a.p), netip.MustParseAddr(a.via)); err != nil {
-					t.Fatal(err)
-				}
-			}
+			announceTwoNodes(t, ctx, n1, n2)
 			waitRoutes(t, st.store, []string{n1v4, n1v6, n2v4})
 			for _, p := range st.store.MonitoredPeers() {
 				if p.BMP.SysName != "tor1" || p.BMP.Router != netip.MustParseAddr("127.0.0.1") {

@@ -23,6 +23,26 @@ type checkFlags struct {
 	reportFlags
 }
 
+// checkRulesHelp lists the rules check judges, from the catalogue, and those
+// it cannot.
+func checkRulesHelp() string {
+	var b strings.Builder
+	b.WriteString("Rules (each one's runbook is docs/rules/RULE.md in the repository; the VIP rules judge when\n" +
+		"the cluster files hold Services, filtered-at-tor needs --tor-routes):\n")
+	var runOnly []string
+	for _, r := range validator.Catalogue() {
+		if !r.RunsIn(validator.ModeCheck) {
+			runOnly = append(runOnly, string(r.ID))
+			continue
+		}
+		b.WriteString(report.Wrap(fmt.Sprintf("%s (%s): %s", r.ID, r.Severity, r.Summary), "  ", 110))
+	}
+	fmt.Fprintf(&b, "A route belongs to the node owning its next hop (else its peer address, else its router ID).\n"+
+		"Only routewarden run judges %s: a dump is one instant, with no time between a cluster\n"+
+		"change and the routes following it.\n", strings.Join(runOnly, ", "))
+	return b.String()
+}
+
 // checkFormats are check's -o values.
 var checkFormats = []string{"table", "wide", "explain", "json", "yaml"}
 
@@ -43,13 +63,7 @@ Route formats (detected from the content with --routes-format auto):
   bird   birdc show route all
   mrt    MRT TABLE_DUMP_V2 files (RFC 6396) from gobgpd, BIRD, FRR or route collectors
 
-Rules: stale-route, foreign-cidr, unallocated-cidr, out-of-range, missing-route, podcidr-drift,
-duplicate-origin, and, when Services are given, stale-vip, missing-vip, vip-without-endpoints, vip-wrong-node,
-vip-missing-node; with --tor-routes, filtered-at-tor. A route belongs to the node owning its next hop (else its peer address, else its router ID).
-
-Convergence (how long the routes took to follow a cluster change) and its slow-convergence finding need
-routewarden run: a dump is one instant, with no time between a change and the routes following it.
-
+` + checkRulesHelp() + `
 Families: a dump covers the families it holds a route of (or those --families names). A family the cluster
 allocates but no dump covers is not checked for missing routes; a note says so once, with the command that
 dumps it. Output: -o table (one line per finding, sized to the terminal: $COLUMNS, else the terminal's

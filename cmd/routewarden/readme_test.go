@@ -13,10 +13,10 @@ import (
 	"github.com/routewarden/routewarden/internal/golden"
 )
 
-// readmeExamples are the README's usage examples: each runs in its directory
-// (relative to the repository), its output is a golden file under
-// testdata/readme/, and the README shows exactly that output after the marker
-// <!-- example: NAME -->. go test -update rewrites both.
+// readmeExamples are the usage examples of docs/ (check.md, validate-config.md):
+// each runs in its directory (relative to the repository), its output is a
+// golden file under testdata/readme/, and the document shows exactly that
+// output after the marker <!-- example: NAME -->. go test -update rewrites both.
 var readmeExamples = []struct{ name, dir, args string }{
 	{"check-table", "testdata/scenarios/incident-cluster-pool",
 		"check --cluster cluster.json --cluster cilium-config.yaml --routes routes.frr.json"},
@@ -37,19 +37,32 @@ var readmeExamples = []struct{ name, dir, args string }{
 	{"run-empty", "testdata/readme", "run --config empty.yaml"},
 }
 
-// TestReadmeExamples keeps the README's usage sections true.
+// exampleDoc is the document showing an example: check's in docs/check.md,
+// the others (validate-config, run with a bad config) in docs/validate-config.md.
+func exampleDoc(name string) string {
+	if strings.HasPrefix(name, "check-") {
+		return "docs/check.md"
+	}
+	return "docs/validate-config.md"
+}
+
+// TestReadmeExamples keeps the usage examples of docs/ true.
 func TestReadmeExamples(t *testing.T) {
 	t.Setenv("COLUMNS", "100")
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(readme)
+	docs := map[string]string{}
 	for _, ex := range readmeExamples {
+		doc := exampleDoc(ex.name)
+		if _, ok := docs[doc]; !ok {
+			b, err := os.ReadFile(filepath.Join(root, doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs[doc] = string(b)
+		}
 		t.Run(ex.name, func(t *testing.T) {
 			t.Chdir(filepath.Join(root, ex.dir))
 			var out bytes.Buffer
@@ -57,20 +70,49 @@ func TestReadmeExamples(t *testing.T) {
 			got := fmt.Sprintf("$ routewarden %s\n%s$ echo $?\n%d\n", ex.args, out.String(), code)
 			golden.Assert(t, filepath.Join(root, "testdata/readme", ex.name+".txt"), []byte(got))
 			block := regexp.MustCompile("(?s)(<!-- example: " + regexp.QuoteMeta(ex.name) + " -->\n```\n)(.*?)(```\n)")
+			text := docs[doc]
 			m := block.FindStringSubmatchIndex(text)
 			switch {
 			case m == nil:
-				t.Errorf("README.md has no <!-- example: %s --> followed by a ``` block", ex.name)
+				t.Errorf("%s has no <!-- example: %s --> followed by a ``` block", doc, ex.name)
 			case golden.Updating():
-				text = text[:m[4]] + got + text[m[5]:]
+				docs[doc] = text[:m[4]] + got + text[m[5]:]
 			case text[m[4]:m[5]] != got:
-				t.Errorf("README.md's example %s is not the output (go test -update rewrites it):\n%s", ex.name, got)
+				t.Errorf("%s's example %s is not the output (go test -update rewrites it):\n%s", doc, ex.name, got)
 			}
 		})
 	}
-	if golden.Updating() && text != string(readme) {
-		if err := os.WriteFile(filepath.Join(root, "README.md"), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
+	if golden.Updating() {
+		for doc, text := range docs {
+			if err := os.WriteFile(filepath.Join(root, doc), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestReadmeVersionExample: the version example of docs/deployment.md shows the
+// GoBGP that go.mod requires, not one from before an upgrade.
+func TestReadmeVersionExample(t *testing.T) {
+	gomod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`github.com/osrg/gobgp/v\d+ (v\S+)`).FindSubmatch(gomod)
+	if m == nil {
+		t.Fatal("go.mod requires no GoBGP")
+	}
+	doc, err := os.ReadFile("../../docs/deployment.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := regexp.MustCompile(`(?m)^  gobgp +(\S+)$`).FindAllSubmatch(doc, -1)
+	if len(shown) == 0 {
+		t.Error("docs/deployment.md shows no routewarden version output")
+	}
+	for _, s := range shown {
+		if string(s[1]) != string(m[1]) {
+			t.Errorf("docs/deployment.md shows gobgp %s, go.mod requires %s", s[1], m[1])
 		}
 	}
 }

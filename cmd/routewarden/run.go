@@ -83,7 +83,7 @@ live (unaffected BGP sessions stay up); an invalid file is refused and the runni
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.configFile, "config", "", "routewarden config file (see README); ROUTEWARDEN_* variables override it")
+	fl.StringVar(&f.configFile, "config", "", "routewarden config file (docs/configuration.md); ROUTEWARDEN_* variables override it")
 	fl.StringVar(&f.kubeconfig, "kubeconfig", "", "kubeconfig file (default: in-cluster, else $KUBECONFIG or ~/.kube/config)")
 	fl.StringVar(&f.kubeContext, "context", "", "kubeconfig context")
 	return cmd

@@ -8,17 +8,19 @@ import (
 )
 
 // RuleSlowConvergence is the finding of a change still pending past its
-// budget. It is not one of validator.Rules: it judges the time a change has
-// been waiting, which no single snapshot of routes and cluster shows.
-const RuleSlowConvergence validator.RuleID = "slow-convergence"
-
-// SlowConvergenceSeverity is the finding's severity: a warning, since the
-// route may yet follow; stale-route or missing-route take over if it does not.
-const SlowConvergenceSeverity = validator.SeverityWarning
+// budget (validator.RuleSlowConvergence, whose catalogue entry gives its
+// default severity: a warning, since the route may yet follow; stale-route or
+// missing-route take over if it does not).
+const RuleSlowConvergence = validator.RuleSlowConvergence
 
 // Slow returns a slow-convergence finding for each pending change that has
-// waited longer than its budget at now (a budget of 0 turns the kind off).
-func Slow(pending []Change, b Budgets, now time.Time) []validator.Finding {
+// waited longer than its budget at now (a budget of 0 turns the kind off),
+// with the rule's configured severity; none when the rule is disabled.
+func Slow(pending []Change, b Budgets, opts validator.Options, now time.Time) []validator.Finding {
+	if !opts.Enabled(RuleSlowConvergence) {
+		return nil
+	}
+	severity := opts.Severity(RuleSlowConvergence)
 	var out []validator.Finding
 	for _, c := range pending {
 		budget := b.For(c.Key.Kind, c.Direction)
@@ -26,7 +28,7 @@ func Slow(pending []Change, b Budgets, now time.Time) []validator.Finding {
 		if budget <= 0 || waited <= budget {
 			continue
 		}
-		out = append(out, validator.Finding{Rule: RuleSlowConvergence, Severity: SlowConvergenceSeverity,
+		out = append(out, validator.Finding{Rule: RuleSlowConvergence, Severity: severity,
 			Prefix: c.Key.Prefix, Node: c.Key.Node, Owner: string(c.Key.Kind) + " " + string(c.Direction),
 			Message: slowMessage(c, waited, budget), Hint: slowHint(c)})
 	}

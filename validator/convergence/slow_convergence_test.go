@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/routewarden/routewarden/validator"
 )
 
 func TestSlow(t *testing.T) {
@@ -31,15 +33,31 @@ func TestSlow(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := tc.change
 			c.Since = t0
-			got := Slow([]Change{c}, b, t0.Add(tc.waited))
+			got := Slow([]Change{c}, b, validator.Options{}, t0.Add(tc.waited))
 			if (len(got) == 1) != tc.want {
 				t.Fatalf("findings %v, want slow=%v", got, tc.want)
 			}
-			if tc.want && (got[0].Rule != RuleSlowConvergence || got[0].Severity != SlowConvergenceSeverity ||
+			if tc.want && (got[0].Rule != RuleSlowConvergence || got[0].Severity != validator.SeverityWarning ||
 				got[0].Node != c.Key.Node || got[0].Prefix != c.Key.Prefix || !strings.HasPrefix(got[0].Message, tc.message)) {
 				t.Errorf("finding %+v", got[0])
 			}
 		})
+	}
+}
+
+// TestSlowFollowsTheRuleOptions: rules: {slow-convergence: …} disables the
+// finding or sets its severity, as for every other rule.
+func TestSlowFollowsTheRuleOptions(t *testing.T) {
+	c := Change{Key: key(PodCIDR, "10.244.1.0/24", "a"), Direction: Announce, Since: t0}
+	b := Budgets{PodCIDRAnnounce: time.Second}
+	off := validator.Options{Rules: map[validator.RuleID]validator.RuleOptions{RuleSlowConvergence: {Disabled: true}}}
+	if got := Slow([]Change{c}, b, off, t0.Add(time.Minute)); len(got) != 0 {
+		t.Errorf("disabled: %v", got)
+	}
+	crit := validator.Options{Rules: map[validator.RuleID]validator.RuleOptions{
+		RuleSlowConvergence: {Severity: validator.SeverityCritical}}}
+	if got := Slow([]Change{c}, b, crit, t0.Add(time.Minute)); len(got) != 1 || got[0].Severity != validator.SeverityCritical {
+		t.Errorf("severity critical: %v", got)
 	}
 }
 
