@@ -16,6 +16,7 @@ type metrics struct {
 	held      prometheus.Gauge
 	unresolv  prometheus.Gauge
 	refused   *prometheus.CounterVec
+	evicted   *prometheus.CounterVec
 	connected *prometheus.GaugeVec
 	queries   *prometheus.CounterVec
 	lastQuery *prometheus.GaugeVec
@@ -37,7 +38,11 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 				"their pools get no AS0 ROA (they fail open)."}),
 		refused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_rtr_refused_total",
 			Help: "RTR connections refused, by reason: allowedClients (the client is outside rtr.allowedClients) or " +
-				"maxSessions (rtr.maxSessions were open)."}, []string{"reason"}),
+				"maxSessions (rtr.maxSessions were open and none had been quiet for long)."}, []string{"reason"}),
+		evicted: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_rtr_sessions_evicted_total",
+			Help: "RTR sessions closed to make room for another, by reason: perClient (the client's own oldest, " +
+				"beyond 4 sessions from one address) or quiet (the session quiet longest, while rtr.maxSessions were " +
+				"open; never a session from rtr.routers)."}, []string{"reason"}),
 		connected: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "routewarden_rtr_client_sessions",
 			Help: "RTR sessions open, per client."}, []string{"client"}),
 		queries: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_rtr_client_queries_total",
@@ -45,9 +50,9 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		lastQuery: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "routewarden_rtr_client_last_query_timestamp_seconds",
 			Help: "When the client last queried (Unix time)."}, []string{"client"}),
 		errors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_rtr_client_error_reports_total",
-			Help: "RTR Error Reports per client, sent (a bad PDU from it) or received."}, []string{"client", "direction"}),
+			Help: "RTR Error Reports per client, sent (a bad PDU from it, or no data yet) or received."}, []string{"client", "direction"}),
 	}
-	if err := promreg.Register(reg, "RTR", m.serial, m.roas, m.frozen, m.held, m.unresolv, m.refused, m.connected, m.queries, m.lastQuery, m.errors); err != nil {
+	if err := promreg.Register(reg, "RTR", m.serial, m.roas, m.frozen, m.held, m.unresolv, m.refused, m.evicted, m.connected, m.queries, m.lastQuery, m.errors); err != nil {
 		return nil, err
 	}
 	return m, nil

@@ -1,0 +1,141 @@
+package rtr
+
+import (
+	"fmt"
+	"net"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/routewarden/routewarden/internal/wait"
+)
+
+// dialFrom connects to s from the loopback address from (any of 127.0.0.0/8).
+func dialFrom(t *testing.T, s *Server, from string) *client {
+	t.Helper()
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
+	conn, err := d.Dial("tcp", s.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return &client{t: t, conn: conn, r: NewReader(conn)}
+}
+
+// holders are n clients (127.0.2.1…) that each asked once and stay connected.
+func holders(t *testing.T, s *Server, n int) []*client {
+	t.Helper()
+	var cs []*client
+	for i := 1; i <= n; i++ {
+		c := dialFrom(t, s, fmt.Sprintf("127.0.2.%d", i))
+		c.reset()
+		cs = append(cs, c)
+	}
+	return cs
+}
+
+// TestAdmission: 30 clients that each sent one query cannot keep a router
+// out. A configured router (rtr.routers) is served beside them at once;
+// an unlisted one takes the place of the session quiet longest once it has
+// been quiet for PDUTimeout; one address beyond 4 sessions replaces its own
+// oldest.
+func TestAdmission(t *testing.T) {
+	t.Run("a configured router is served while maxSessions are held", func(t *testing.T) {
+		_, s := serveNodes(t, Config{MaxDropShare: 1, MaxSessions: 30, PDUTimeout: time.Hour,
+			Routers: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}, 1)
+		holders(t, s, 30)
+		if c := dialFrom(t, s, "127.0.2.31"); !c.closed() {
+			t.Fatal("a 31st client was served while 30 fresh sessions held every slot")
+		}
+		router := dialFrom(t, s, "127.0.0.1")
+		if eod := router.reset(); eod.Serial != s.Status().Serial {
+			t.Fatalf("the router got serial %d", eod.Serial)
+		}
+		if n := counterValue(s.metrics.refused.WithLabelValues("maxSessions")); n != 1 {
+			t.Errorf("refused for maxSessions: %g, want 1", n)
+		}
+	})
+	t.Run("an unlisted router takes the place of the quietest session", func(t *testing.T) {
+		_, s := serveNodes(t, Config{MaxDropShare: 1, MaxSessions: 30, PDUTimeout: 200 * time.Millisecond}, 1)
+		hs := holders(t, s, 30)
+		time.Sleep(300 * time.Millisecond) // PDUTimeout: only a query keeps a session from being quiet
+		router := dialFrom(t, s, "127.0.0.5")
+		router.reset()
+		if !hs[0].closed() {
+			t.Fatal("the session quiet longest stayed open")
+		}
+		if n := counterValue(s.metrics.evicted.WithLabelValues(evictQuiet)); n != 1 {
+			t.Errorf("evicted as quiet: %g, want 1", n)
+		}
+		if n := len(s.Status().Clients); n != 30 {
+			t.Errorf("%d sessions, want 30", n)
+		}
+	})
+	t.Run("one address beyond four sessions replaces its oldest", func(t *testing.T) {
+		_, s := serveNodes(t, Config{MaxDropShare: 1, PDUTimeout: time.Hour}, 1)
+		var cs []*client
+		for range maxPerClient + 1 {
+			c := dialFrom(t, s, "127.0.3.1")
+			c.reset()
+			cs = append(cs, c)
+		}
+		if !cs[0].closed() {
+			t.Fatal("the oldest of five sessions from one address stayed open")
+		}
+		wait.True(t, "four sessions", 20*time.Second, func() bool { return len(s.Status().Clients) == maxPerClient })
+		cs[maxPerClient].reset() // the newest is served
+	})
+}
+
+// TestErrorReportsCounted: every Error Report sent is counted, those the
+// PDU handler sends (Invalid Request, Unexpected Protocol Version) too. (A
+// client's series go with its last session: another one stays open here.)
+func TestErrorReportsCounted(t *testing.T) {
+	_, s := serveNodes(t, Config{MaxDropShare: 1}, 1)
+	for i, tc := range []struct {
+		name  string
+		query bool
+		p     PDU
+		code  uint16
+	}{
+		{"a Serial Notify from a router", false, PDU{Version: 1, Type: TypeSerialNotify}, ErrInvalidRequest},
+		{"version 0 in a version 1 session", true, PDU{Version: 0, Type: TypeResetQuery}, ErrUnexpectedPDUVersion},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			from := fmt.Sprintf("127.0.4.%d", i+1)
+			dialFrom(t, s, from).reset()
+			c := dialFrom(t, s, from)
+			if tc.query {
+				c.reset()
+			}
+			c.send(tc.p)
+			if p := c.read(); p.Type != TypeErrorReport || p.ErrCode != tc.code {
+				t.Fatalf("got %+v, want Error Report %d", p, tc.code)
+			}
+			if n := counterValue(s.metrics.errors.WithLabelValues(from, "sent")); n != 1 {
+				t.Errorf("error reports sent to %s: %g, want 1", from, n)
+			}
+		})
+	}
+}
+
+// TestLogThrottle: a burst, then one line per interval, each saying how many
+// were left out before it.
+func TestLogThrottle(t *testing.T) {
+	l := logThrottle{every: 10 * time.Second, burst: 3}
+	now := time.Unix(0, 0)
+	var written, left int
+	for range 1000 {
+		if ok, n := l.allow(now); ok {
+			written++
+			left += n
+		}
+		now = now.Add(10 * time.Millisecond) // 100 a second for 10 s
+	}
+	if written != 3 || left != 0 {
+		t.Errorf("%d lines written, %d reported left out; want the burst of 3", written, left)
+	}
+	if ok, n := l.allow(now); !ok || n != 997 {
+		t.Errorf("an interval later: %v, %d reported left out; want a line saying 997", ok, n)
+	}
+}
