@@ -1,0 +1,313 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/netip"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/routewarden/routewarden/bgp/speaker"
+	"github.com/routewarden/routewarden/internal/loopback"
+	"github.com/routewarden/routewarden/internal/testkube"
+	"github.com/routewarden/routewarden/internal/wait"
+	"github.com/routewarden/routewarden/rtr"
+)
+
+// A dual-stack cluster-pool: node i owns 10.244.i.0/24 and fd00:10:244:i::/64.
+const joinCiliumConfig = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: cilium-config, namespace: kube-system}
+data: {ipam: cluster-pool, cluster-pool-ipv4-cidr: 10.244.0.0/16, cluster-pool-ipv6-cidr: "fd00:10:244::/48",
+  enable-ipv6: "true", enable-bgp-control-plane: "true"}
+`
+
+// joinNode is node i's Node and CiliumNode, both families allocated.
+func joinNode(i int) string {
+	return fmt.Sprintf(`apiVersion: v1
+kind: Node
+metadata: {name: node%[1]d}
+---
+apiVersion: cilium.io/v2
+kind: CiliumNode
+metadata: {name: node%[1]d}
+spec:
+  addresses: [{type: InternalIP, ip: 10.0.0.1%[1]d}]
+  ipam: {podCIDRs: [10.244.%[1]d.0/24, "fd00:10:244:%[1]d::/64"]}
+`, i)
+}
+
+func joinPrefixes(i int) []string {
+	return []string{fmt.Sprintf("10.244.%d.0/24", i), fmt.Sprintf("fd00:10:244:%d::/64", i)}
+}
+
+// joinRoutes are node i's routes as the ToRs' state lists them.
+func joinRoutes(i int) []string {
+	var out []string
+	for _, p := range joinPrefixes(i) {
+		out = append(out, fmt.Sprintf("%s from node%d", p, i))
+	}
+	return out
+}
+
+// joinToR is a ToR of the test with the nodes' speakers towards it.
+type joinToR struct {
+	name string
+	r    rovRouter
+	// speakers[i] is node i's speaker towards this ToR.
+	speakers map[int]*speaker.Speaker
+}
+
+// announceNode announces node i's prefixes on its speaker towards every ToR.
+func announceNode(t *testing.T, tors []*joinToR, i int) {
+	t.Helper()
+	for _, tor := range tors {
+		s := tor.speakers[i]
+		for _, p := range joinPrefixes(i) {
+			nh := nodeAddr(i)
+			if strings.Contains(p, ":") {
+				nh = netip.MustParseAddr(fmt.Sprintf("fd00::1%d", i))
+			}
+			if err := s.Announce(context.Background(), netip.MustParsePrefix(p), nh); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// untilEach waits, for every ToR at once, until its state is accepted and
+// rejected, and logs how long each took from start (and, when node's routes
+// are to be accepted, whether they were seen rejected on the way: they beat
+// their ROAs to the router).
+func untilEach(t *testing.T, tors []*joinToR, what string, start time.Time, within time.Duration,
+	accepted, rejected []string, node int) {
+	t.Helper()
+	took := map[string]string{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, tor := range tors {
+		wg.Go(func() {
+			seenRejected := false
+			deadline := time.Now().Add(within)
+			for {
+				acc, rej, err := tor.r.state(2)
+				if err == nil && slices.Contains(rej, joinRoutes(node)[0]) {
+					seenRejected = true
+				}
+				if err == nil && slices.Equal(acc, accepted) && slices.Equal(rej, rejected) {
+					d := time.Since(start).Round(10 * time.Millisecond).String()
+					if slices.Contains(accepted, joinRoutes(node)[0]) {
+						d += fmt.Sprintf(" (node%d's routes seen rejected first: %v)", node, seenRejected)
+					}
+					mu.Lock()
+					took[tor.name] = d
+					mu.Unlock()
+					return
+				}
+				if time.Now().After(deadline) {
+					t.Errorf("%s: %s: not within %s: accepted %q, rejected %q (err %v); want %q and %q",
+						tor.name, what, within, acc, rej, err, accepted, rejected)
+					return
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	for _, tor := range tors {
+		t.Logf("%s: %s after %s", what, tor.name, took[tor.name])
+	}
+}
+
+// TestRTRNodeJoin is the acceptance test of a node joining: a real BIRD 2
+// and a real FRR 8.4 (bgpd -M rpki) follow docs/rtr.md's recipes (both
+// families; FRR re-running its inbound policy every 5 s, which 8.4 needs to
+// look at a denied route again) against routewarden run on a real
+// kube-apiserver. node2 is created and announces its IPv4 and IPv6 CIDRs at
+// once, before its ROAs can have reached the routers: both accept them
+// (the time is logged, not asserted). Deleted, while it still announces:
+// both reject them. 200 hostile clients take the RTR server's sessions while
+// BIRD reconnects: BIRD, listed in rtr.routers, is served. Re-added: both
+// accept them again.
+func TestRTRNodeJoin(t *testing.T) {
+	c := testkube.NewestCilium(t)
+	env := testkube.Start(t)
+	env.InstallCilium(t, c)
+	env.Apply(t, writeFile(t, "cluster.yaml", strings.Join([]string{joinCiliumConfig, rtrBGPObjects(true), joinNode(1)}, "---\n")))
+	httpAddr := loopback.FreeAddr(t)
+	e := &e2e{env: env, bgpPort: loopback.FreePort(t), httpAddr: httpAddr, api: "http://" + httpAddr}
+	rtrAddr := loopback.FreeAddr(t)
+	e.run(t, e2eOptions{Extra: fmt.Sprintf(`rtr: {enabled: true, listen: "%s", allowedClients: [127.0.0.0/8],
+  routers: [127.0.0.1], refresh: 3600s, retry: 600s, expire: 7200s}
+`, rtrAddr)})
+	waitROAs(t, e, 4) // the two pools' AS0, node1's two CIDRs
+	asns := []uint32{65011, 65012}
+	tors := []*joinToR{
+		{name: "BIRD", r: startROVToR(t, netip.MustParseAddr("127.0.0.2"), loopback.FreePort(t), rtrAddr, asns)},
+		{name: "FRR", r: startROVFRR(t, netip.MustParseAddr("127.0.0.3"), loopback.FreePort(t), rtrAddr, asns)},
+	}
+	frr := tors[1].r.(*rovFRR)
+	ctx, stop := context.WithCancel(context.Background())
+	var ticks sync.WaitGroup
+	t.Cleanup(func() { stop(); ticks.Wait() })
+	ticks.Go(func() { // the recipe's timer on FRR 8.4
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(5 * time.Second):
+				_ = frr.softIn()
+			}
+		}
+	})
+	for _, tor := range tors {
+		addr, port := tor.r.listen()
+		tor.speakers = map[int]*speaker.Speaker{}
+		for i := 1; i <= 2; i++ {
+			s, err := speaker.Start(context.Background(), speaker.Config{
+				Local: netip.MustParseAddr(fmt.Sprintf("127.0.1.1%d", i)), ASN: asns[i-1],
+				CollectorAddr: addr, CollectorPort: port, CollectorASN: rovToRASN}, zerolog.Nop())
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(s.Stop)
+			tor.speakers[i] = s
+		}
+	}
+	announceNode(t, tors, 1)
+	untilEach(t, tors, "node1 accepted", time.Now(), 90*time.Second, joinRoutes(1), nil, 1)
+	for _, tor := range tors {
+		wait.True(t, tor.name+"'s session with node2", 60*time.Second, func() bool {
+			return tor.speakers[2].Established(context.Background())
+		})
+	}
+	waitRTRClients(t, e, 2)
+
+	both := append(joinRoutes(1), joinRoutes(2)...)
+	slices.Sort(both)
+	join := func(what string) {
+		start := time.Now()
+		if out, err := env.Kubectl("create", "-f", writeFile(t, "node2.yaml", joinNode(2))); err != nil {
+			t.Fatalf("kubectl create: %v\n%s", err, out)
+		}
+		announceNode(t, tors, 2)
+		untilEach(t, tors, what, start, 120*time.Second, both, nil, 2)
+	}
+	join("node2 created and announced at once, accepted")
+
+	start := time.Now()
+	if out, err := env.Kubectl("delete", "node/node2", "ciliumnode/node2"); err != nil {
+		t.Fatalf("kubectl delete: %v\n%s", err, out)
+	}
+	// A withdrawal waits for the router's notify interval (60 s after the join's notify) or its refresh.
+	untilEach(t, tors, "node2 deleted while it announces, rejected", start, 150*time.Second, joinRoutes(1), joinRoutes(2), 2)
+
+	floodWhileReconnecting(t, e, rtrAddr, tors[0].r.(*rovToR))
+
+	join("node2 re-added, accepted again")
+}
+
+// rtrClient is a session /api/v1/roas lists.
+type rtrClient struct {
+	Address       string    `json:"address"`
+	Connected     time.Time `json:"connected"`
+	LastQueryType string    `json:"lastQueryType"`
+	Serial        uint32    `json:"serial"`
+}
+
+// routerSessions returns the current serial and the sessions from the
+// routers' address (127.0.0.1) that hold it.
+func routerSessions(e *e2e) (uint32, []rtrClient, error) {
+	var st struct {
+		Serial  uint32      `json:"serial"`
+		Clients []rtrClient `json:"clients"`
+	}
+	if err := getJSON(e.api+"/api/v1/roas", &st); err != nil {
+		return 0, nil, err
+	}
+	var out []rtrClient
+	for _, c := range st.Clients {
+		if strings.HasPrefix(c.Address, "127.0.0.1:") && c.LastQueryType != "" && c.Serial == st.Serial {
+			out = append(out, c)
+		}
+	}
+	return st.Serial, out, nil
+}
+
+// waitRTRClients waits until n routers hold the current serial.
+func waitRTRClients(t *testing.T, e *e2e, n int) {
+	t.Helper()
+	wait.For(t, fmt.Sprintf("%d routers at the current serial", n), 60*time.Second, func() error {
+		serial, cs, err := routerSessions(e)
+		if err == nil && len(cs) != n {
+			err = fmt.Errorf("serial %d, routers there: %+v", serial, cs)
+		}
+		return err
+	})
+}
+
+// floodWhileReconnecting opens 200 connections from 127.0.2.1-200, each
+// asking once (a Reset Query) and staying, 100 before BIRD's RTR session is
+// restarted and 100 after: BIRD (127.0.0.1, in rtr.routers) must be served
+// again all the same.
+func floodWhileReconnecting(t *testing.T, e *e2e, rtrAddr string, bird *rovToR) {
+	t.Helper()
+	query := (&rtr.PDU{Version: 1, Type: rtr.TypeResetQuery}).Append(nil)
+	var mu sync.Mutex
+	var conns []net.Conn
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	flood := func(from, to int) {
+		var wg sync.WaitGroup
+		for i := from; i <= to; i++ {
+			wg.Go(func() {
+				d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 2, byte(i))}, Timeout: 10 * time.Second}
+				conn, err := d.Dial("tcp", rtrAddr)
+				if err != nil {
+					return
+				}
+				_, _ = conn.Write(query)
+				go func() { _, _ = io.Copy(io.Discard, conn) }()
+				mu.Lock()
+				conns = append(conns, conn)
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+	}
+	flood(1, 100)
+	restart := time.Now()
+	if out, err := bird.birdc("restart", "routewarden"); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	flood(101, 200)
+	wait.For(t, "BIRD served again after its reconnection amid 200 hostile clients", 60*time.Second, func() error {
+		serial, cs, err := routerSessions(e)
+		if err == nil && !slices.ContainsFunc(cs, func(c rtrClient) bool { return c.Connected.After(restart) }) {
+			err = fmt.Errorf("no new session of BIRD's at serial %d: %+v", serial, cs)
+		}
+		return err
+	})
+	t.Logf("BIRD served again %s after its restart, amid 200 hostile connections", time.Since(restart).Round(10*time.Millisecond))
+	waitRTRClients(t, e, 2)
+	for _, line := range strings.Split(metricsText(t, e.api), "\n") {
+		if strings.HasPrefix(line, "routewarden_rtr_refused_total") || strings.HasPrefix(line, "routewarden_rtr_sessions_evicted_total") {
+			t.Log(line)
+		}
+	}
+}
