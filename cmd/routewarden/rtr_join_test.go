@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -97,7 +98,7 @@ func untilEach(t *testing.T, tors []*joinToR, what string, start time.Time, with
 			seenRejected := false
 			deadline := time.Now().Add(within)
 			for {
-				acc, rej, err := tor.r.state(2)
+				acc, rej, err := tor.r.state(3)
 				if err == nil && slices.Contains(rej, joinRoutes(node)[0]) {
 					seenRejected = true
 				}
@@ -138,7 +139,8 @@ func untilEach(t *testing.T, tors []*joinToR, what string, start time.Time, with
 // (the time is logged, not asserted). Deleted, while it still announces:
 // both reject them. 200 hostile clients take the RTR server's sessions while
 // BIRD reconnects: BIRD, listed in rtr.routers, is served. Re-added: both
-// accept them again.
+// accept them again. Last, why FRR needs its timer: without it, a route it
+// denied stays denied when its ROA comes (node3), until a soft in.
 func TestRTRNodeJoin(t *testing.T) {
 	c := testkube.NewestCilium(t)
 	env := testkube.Start(t)
@@ -151,7 +153,7 @@ func TestRTRNodeJoin(t *testing.T) {
   routers: [127.0.0.1], refresh: 3600s, retry: 600s, expire: 7200s}
 `, rtrAddr)})
 	waitROAs(t, e, 4) // the two pools' AS0, node1's two CIDRs
-	asns := []uint32{65011, 65012}
+	asns := []uint32{65011, 65012, 65013}
 	tors := []*joinToR{
 		{name: "BIRD", r: startROVToR(t, netip.MustParseAddr("127.0.0.2"), loopback.FreePort(t), rtrAddr, asns)},
 		{name: "FRR", r: startROVFRR(t, netip.MustParseAddr("127.0.0.3"), loopback.FreePort(t), rtrAddr, asns)},
@@ -159,6 +161,8 @@ func TestRTRNodeJoin(t *testing.T) {
 	frr := tors[1].r.(*rovFRR)
 	ctx, stop := context.WithCancel(context.Background())
 	var ticks sync.WaitGroup
+	var timerOn atomic.Bool
+	timerOn.Store(true)
 	t.Cleanup(func() { stop(); ticks.Wait() })
 	ticks.Go(func() { // the recipe's timer on FRR 8.4
 		for {
@@ -166,14 +170,16 @@ func TestRTRNodeJoin(t *testing.T) {
 			case <-ctx.Done():
 				return
 			case <-time.After(5 * time.Second):
-				_ = frr.softIn()
+				if timerOn.Load() {
+					_ = frr.softIn()
+				}
 			}
 		}
 	})
 	for _, tor := range tors {
 		addr, port := tor.r.listen()
 		tor.speakers = map[int]*speaker.Speaker{}
-		for i := 1; i <= 2; i++ {
+		for i := 1; i <= 3; i++ {
 			s, err := speaker.Start(context.Background(), speaker.Config{
 				Local: netip.MustParseAddr(fmt.Sprintf("127.0.1.1%d", i)), ASN: asns[i-1],
 				CollectorAddr: addr, CollectorPort: port, CollectorASN: rovToRASN}, zerolog.Nop())
@@ -187,9 +193,11 @@ func TestRTRNodeJoin(t *testing.T) {
 	announceNode(t, tors, 1)
 	untilEach(t, tors, "node1 accepted", time.Now(), 90*time.Second, joinRoutes(1), nil, 1)
 	for _, tor := range tors {
-		wait.True(t, tor.name+"'s session with node2", 60*time.Second, func() bool {
-			return tor.speakers[2].Established(context.Background())
-		})
+		for i := 2; i <= 3; i++ {
+			wait.True(t, fmt.Sprintf("%s's session with node%d", tor.name, i), 60*time.Second, func() bool {
+				return tor.speakers[i].Established(context.Background())
+			})
+		}
 	}
 	waitRTRClients(t, e, 2)
 
@@ -215,6 +223,32 @@ func TestRTRNodeJoin(t *testing.T) {
 	floodWhileReconnecting(t, e, rtrAddr, tors[0].r.(*rovToR))
 
 	join("node2 re-added, accepted again")
+
+	// FRR 8.4 without its timer: node3 announces its CIDRs before they are allocated (both reject them,
+	// Invalid under the pools' AS0), then is created: BIRD accepts them, FRR keeps them out (10 s are
+	// watched: a slow machine only makes that likelier) until one soft in.
+	timerOn.Store(false)
+	announceNode(t, tors, 3)
+	untilEach(t, tors, "node3's CIDRs, announced before their allocation, rejected", time.Now(), 60*time.Second,
+		both, joinRoutes(3), 3)
+	all := append(slices.Clone(both), joinRoutes(3)...)
+	slices.Sort(all)
+	start = time.Now()
+	if out, err := env.Kubectl("create", "-f", writeFile(t, "node3.yaml", joinNode(3))); err != nil {
+		t.Fatalf("kubectl create: %v\n%s", err, out)
+	}
+	untilEach(t, tors[:1], "node3 created, accepted", start, 60*time.Second, all, nil, 3)
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(500 * time.Millisecond) {
+		if _, rej, err := frr.state(3); err == nil && !slices.Contains(rej, joinRoutes(3)[0]) {
+			t.Fatalf("FRR accepted a route it had denied once its ROA came, without a soft in: "+
+				"docs/rtr.md's timer is no longer needed with this FRR (rejected: %q)", rej)
+		}
+	}
+	t.Log("node3 created: FRR 8.4 still rejects its CIDRs 10 s after BIRD accepted them")
+	if err := frr.softIn(); err != nil {
+		t.Fatal(err)
+	}
+	untilEach(t, tors[1:], "one soft in later, node3 accepted", time.Now(), 30*time.Second, all, nil, 3)
 }
 
 // rtrClient is a session /api/v1/roas lists.
