@@ -3,6 +3,7 @@ package rtr
 import (
 	"errors"
 	"net"
+	"slices"
 	"testing"
 	"time"
 
@@ -42,6 +43,24 @@ func TestNotifyRateLimit(t *testing.T) {
 			if n := c.read(); n.Type != TypeSerialNotify || n.Serial != eod.Serial+4 {
 				t.Fatalf("got %+v, want a Serial Notify for the new node's serial %d at once", n, eod.Serial+4)
 			}
+		}
+	})
+	t.Run("a held set's additions at once", func(t *testing.T) {
+		src, s := serveNodes(t, Config{MaxDropShare: 0.5, NotifyInterval: time.Hour}, 1, 2, 3, 4)
+		c := dial(t, s)
+		eod := c.reset()
+		src.setNodes(1, 2, 3) // a withdrawal: the interval's one notify
+		if n := c.read(); n.Type != TypeSerialNotify || n.Serial != eod.Serial+1 {
+			t.Fatalf("got %+v, want a Serial Notify for serial %d", n, eod.Serial+1)
+		}
+		src.setNodes(1, 5) // 2 of 3 prefixes would go: held, node5's CIDR served, and notified within the hour
+		n := c.read()
+		if n.Type != TypeSerialNotify || s.Status().Held == nil {
+			t.Fatalf("got %+v (held: %v), want a Serial Notify of the held set's addition", n, s.Status().Held)
+		}
+		c.send(PDU{Version: 1, Type: TypeSerialQuery, SessionID: n.SessionID, Serial: eod.Serial + 1})
+		if w, a, _ := c.response(); len(w) != 0 || !slices.Equal(roaStrings(a), []string{"10.244.5.0/24 AS65010"}) {
+			t.Errorf("withdrawn %q, announced %q; want node5's CIDR announced, nothing withdrawn", roaStrings(w), roaStrings(a))
 		}
 	})
 	t.Run("sent at the interval's end", func(t *testing.T) {
