@@ -88,8 +88,9 @@ func TestAdmission(t *testing.T) {
 }
 
 // TestErrorReportsCounted: every Error Report sent is counted, those the
-// PDU handler sends (Invalid Request, Unexpected Protocol Version) too. (A
-// client's series go with its last session: another one stays open here.)
+// PDU handler sends (Invalid Request, Unexpected Protocol Version) too, per
+// client (whose series go with its last session: another one stays open
+// here) and by code (kept).
 func TestErrorReportsCounted(t *testing.T) {
 	_, s := serveNodes(t, Config{MaxDropShare: 1}, 1)
 	for i, tc := range []struct {
@@ -114,6 +115,9 @@ func TestErrorReportsCounted(t *testing.T) {
 			}
 			if n := counterValue(s.metrics.errors.WithLabelValues(from, "sent")); n != 1 {
 				t.Errorf("error reports sent to %s: %g, want 1", from, n)
+			}
+			if n := counterValue(s.metrics.reports.WithLabelValues("sent", itoa(uint32(tc.code)))); n != 1 {
+				t.Errorf("error reports sent with code %d: %g, want 1", tc.code, n)
 			}
 		})
 	}

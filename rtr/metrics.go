@@ -1,6 +1,8 @@
 package rtr
 
 import (
+	"net/netip"
+
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/routewarden/routewarden/internal/promreg"
@@ -21,6 +23,7 @@ type metrics struct {
 	queries   *prometheus.CounterVec
 	lastQuery *prometheus.GaugeVec
 	errors    *prometheus.CounterVec
+	reports   *prometheus.CounterVec // every Error Report, kept when the client leaves
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -52,10 +55,21 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		errors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_rtr_client_error_reports_total",
 			Help: "RTR Error Reports per client, sent (a bad PDU from it, or no data yet) or received."}, []string{"client", "direction"}),
 	}
-	if err := promreg.Register(reg, "RTR", m.serial, m.roas, m.frozen, m.held, m.unresolv, m.refused, m.evicted, m.connected, m.queries, m.lastQuery, m.errors); err != nil {
+	m.reports = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_rtr_error_reports_total",
+		Help: "RTR Error Reports, sent or received, by error code (\"unreadable\": a received one that could not be " +
+			"read); unlike the per-client series, kept when the client leaves."}, []string{"direction", "code"})
+	if err := promreg.Register(reg, "RTR", m.serial, m.roas, m.frozen, m.held, m.unresolv, m.refused, m.evicted,
+		m.connected, m.queries, m.lastQuery, m.errors, m.reports); err != nil {
 		return nil, err
 	}
 	return m, nil
+}
+
+// errorReport counts an Error Report of client's, sent or received, with
+// its code ("unreadable" when it could not be read).
+func (m *metrics) errorReport(client netip.Addr, direction, code string) {
+	m.errors.WithLabelValues(client.String(), direction).Inc()
+	m.reports.WithLabelValues(direction, code).Inc()
 }
 
 // forget deletes a client's series (its last session closed).

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/netip"
+	"strconv"
 	"sync"
 	"time"
 
@@ -136,7 +137,7 @@ func (s *session) run(ctx context.Context) error {
 			var de *DecodeError
 			if errors.As(err, &de) && len(de.PDU) > 1 && de.PDU[1] == TypeErrorReport {
 				// Never an Error Report for an Error Report (RFC 8210 section 5.11): just close.
-				s.srv.metrics.errors.WithLabelValues(s.client.String(), "received").Inc()
+				s.srv.metrics.errorReport(s.client, "received", "unreadable")
 				return fmt.Errorf("the router sent an Error Report that cannot be read: %s", de.Msg)
 			}
 			if de != nil {
@@ -198,7 +199,7 @@ func (s *session) handle(p PDU) error {
 	raw := p.Append(nil)
 	switch {
 	case p.Type == TypeErrorReport: // whatever its version: never answered with an Error Report
-		s.srv.metrics.errors.WithLabelValues(s.client.String(), "received").Inc()
+		s.srv.metrics.errorReport(s.client, "received", strconv.Itoa(int(p.ErrCode)))
 		return fmt.Errorf("the router reports error %d: %s", p.ErrCode, p.ErrText)
 	case v >= 0 && int(p.Version) != v:
 		return s.report(ErrUnexpectedPDUVersion, raw, fmt.Sprintf("version %d PDU in a version %d session", p.Version, v))
@@ -214,7 +215,7 @@ func (s *session) handle(p PDU) error {
 	snap := s.srv.cache.snapshot()
 	ver := uint8(v)
 	if !snap.ready { // not fatal (RFC 8210 section 12): the router asks again, or on the Serial Notify to come
-		s.srv.metrics.errors.WithLabelValues(s.client.String(), "sent").Inc()
+		s.srv.metrics.errorReport(s.client, "sent", strconv.Itoa(int(ErrNoData)))
 		return s.send(PDU{Version: ver, Type: TypeErrorReport, ErrCode: ErrNoData, ErrPDU: raw,
 			ErrText: "the cluster's ROAs are not known yet (the inventory has not synced)"})
 	}
@@ -276,7 +277,7 @@ func (s *session) send(p PDU) error {
 // this cache speaks), counts it, and ends the session: these RTR errors are
 // fatal.
 func (s *session) report(code uint16, pdu []byte, text string) error {
-	s.srv.metrics.errors.WithLabelValues(s.client.String(), "sent").Inc()
+	s.srv.metrics.errorReport(s.client, "sent", strconv.Itoa(int(code)))
 	v := s.version()
 	if v < 0 || code == ErrUnsupportedVersion {
 		v = int(MaxVersion)
