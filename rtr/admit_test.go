@@ -4,9 +4,13 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
+
+	"github.com/routewarden/routewarden/internal/logbuf"
 	"github.com/routewarden/routewarden/internal/wait"
 )
 
@@ -141,5 +145,51 @@ func TestLogThrottle(t *testing.T) {
 	}
 	if ok, n := l.allow(now); !ok || n != 997 {
 		t.Errorf("an interval later: %v, %d reported left out; want a line saying 997", ok, n)
+	}
+}
+
+// TestProbeLogs: 2,400 probe connections (1,200 that connect and leave,
+// 1,200 from outside AllowedClients) cost a burst of log lines and one per
+// 10 s, not two lines each; a configured router's session is logged in full.
+func TestProbeLogs(t *testing.T) {
+	src := &memSource{}
+	src.setNodes(1)
+	var buf logbuf.Buffer
+	s := startServerLog(t, src, Config{MaxDropShare: 1, AllowedClients: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/16")},
+		Routers: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}, zerolog.New(&buf))
+	wait.True(t, "the first set", 20*time.Second, func() bool { return s.Status().Ready })
+	start := time.Now()
+	for i := range 2400 {
+		from := fmt.Sprintf("127.0.%d.%d", 2+i/250, 1+i%250) // allowed
+		if i%2 == 1 {
+			from = fmt.Sprintf("127.1.%d.%d", i/250, 1+i%250) // outside AllowedClients
+		}
+		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
+		conn, err := d.Dial("tcp", s.Addr())
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.Close()
+	}
+	router := dialFrom(t, s, "127.0.0.1")
+	router.reset()
+	router.conn.Close()
+	wait.True(t, "every session closed", 20*time.Second, func() bool { return len(s.Status().Clients) == 0 })
+	elapsed := time.Since(start)
+	var lines, routerLines int
+	for _, l := range strings.Split(buf.String(), "\n") {
+		switch {
+		case strings.Contains(l, `"client":"127.0.0.1:`):
+			routerLines++
+		case strings.Contains(l, `"client":"127.`):
+			lines++
+		}
+	}
+	t.Logf("2,400 probes in %s: %d log lines about them; %d about the router", elapsed.Round(time.Millisecond), lines, routerLines)
+	if most := logBurst + int(elapsed/logEvery) + 1; lines > most {
+		t.Errorf("%d lines about probes in %s, want at most %d", lines, elapsed, most)
+	}
+	if routerLines != 2 {
+		t.Errorf("%d lines about the router, want its session opened and closed", routerLines)
 	}
 }
