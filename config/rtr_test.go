@@ -73,3 +73,16 @@ func checkProblems(t *testing.T, yaml string, want []string) *Config {
 	}
 	return cfg
 }
+
+// TestRTRRouterPrefixes: an address in rtr.routers is its host prefix.
+func TestRTRRouterPrefixes(t *testing.T) {
+	r := RTRConfig{Routers: []string{"10.0.0.1", "10.1.0.0/29", "2001:db8::1", "::ffff:10.0.0.2"}}
+	var got []string
+	for _, p := range r.RouterPrefixes() {
+		got = append(got, p.String())
+	}
+	want := []string{"10.0.0.1/32", "10.1.0.0/29", "2001:db8::1/128", "10.0.0.2/32"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("RouterPrefixes() = %q, want %q", got, want)
+	}
+}
