@@ -216,12 +216,15 @@ func (s *Server) serve(ctx context.Context, conn net.Conn, client netip.Addr) {
 	s.mu.Unlock()
 	conn.Close()
 	// One line a session (rate-limited for clients outside rtr.routers).
-	ev := log.Info()
-	if err != nil && ctx.Err() == nil && sess.evictedFor() == "" {
+	ev, evicted := log.Info(), sess.evictedFor()
+	if err != nil && ctx.Err() == nil && evicted == "" {
 		ev = log.Warn().Err(err)
 	}
 	if ev, n := s.clientLog(client, ev); ev != nil {
 		st := sess.snapshot()
+		if evicted != "" {
+			ev.Str("evicted", evicted)
+		}
 		ev.Dur("open", time.Since(st.Connected).Round(time.Millisecond)).Str("lastQuery", st.LastQueryType).
 			Int("suppressedSince", n).Msg("RTR session closed")
 	}
