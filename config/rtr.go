@@ -1,8 +1,10 @@
 package config
 
 import (
+	"fmt"
 	"net"
 	"net/netip"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -30,9 +32,15 @@ type RTRConfig struct {
 	// NodeASN is the AS of nodes Cilium's BGP objects give no localASN; 0: none
 	// (their allocations then get no ROA, and their pools no AS0 ROA: fail open).
 	NodeASN uint32 `mapstructure:"nodeASN" yaml:"nodeASN"`
-	// MaxSessions bounds the RTR sessions served at once; more are refused
-	// (each costs memory, and the port may be reachable from anywhere).
+	// MaxSessions bounds the RTR sessions served at once to clients outside
+	// Routers; when they are all open, a newcomer takes the place of the one
+	// quiet longest, else it is refused (each costs memory, and the port may
+	// be reachable from anywhere).
 	MaxSessions int `mapstructure:"maxSessions" yaml:"maxSessions"`
+	// Routers are the ToRs' addresses (or prefixes): their sessions are always
+	// served, never counted against maxSessions nor evicted for another client,
+	// and logged without rate limit.
+	Routers []string `mapstructure:"routers" yaml:"routers"`
 }
 
 // rtrDefaults are the rtr keys' defaults (config.go's defaults hold them).
@@ -47,6 +55,20 @@ var rtrDefaults = map[string]any{
 
 // ClientPrefixes returns AllowedClients parsed (Validate has checked them).
 func (r RTRConfig) ClientPrefixes() []netip.Prefix { return mustPrefixes(r.AllowedClients) }
+
+// RouterPrefixes returns Routers parsed, an address as its host prefix
+// (Validate has checked them).
+func (r RTRConfig) RouterPrefixes() []netip.Prefix {
+	out := make([]netip.Prefix, 0, len(r.Routers))
+	for _, s := range r.Routers {
+		if a, err := netip.ParseAddr(s); err == nil {
+			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+			continue
+		}
+		out = append(out, mustPrefixes([]string{s})...)
+	}
+	return out
+}
 
 func (r *RTRConfig) validate(add func(key, format string, args ...any)) {
 	if !r.Enabled {
@@ -65,6 +87,20 @@ func (r *RTRConfig) validate(add func(key, format string, args ...any)) {
 		}
 	}
 	checkCIDRs(add, "rtr.allowedClients", r.AllowedClients)
+	allowed := r.ClientPrefixes()
+	for i, s := range r.Routers {
+		p, err := netip.ParsePrefix(s)
+		if a, aerr := netip.ParseAddr(s); aerr == nil {
+			p, err = netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()), nil
+		}
+		key := fmt.Sprintf("rtr.routers[%d]", i)
+		switch {
+		case err != nil:
+			add(key, "%q is neither an IP address nor a CIDR (expected e.g. 10.0.0.1 or 10.0.0.0/29)", s)
+		case len(allowed) > 0 && !slices.ContainsFunc(allowed, func(a netip.Prefix) bool { return a.Bits() <= p.Bits() && a.Contains(p.Addr()) }):
+			add(key, "%s is outside rtr.allowedClients: it could never connect", s)
+		}
+	}
 	// RFC 8210 section 6's ranges, and expire beyond refresh and retry.
 	for _, t := range []struct {
 		key       string

@@ -119,10 +119,21 @@ func (s *Server) update(now time.Time) {
 		snap := s.cache.snapshot()
 		s.metrics.serial.Set(float64(snap.serial))
 		s.metrics.roas.Set(float64(len(snap.roas)))
+		urgent := admits(roa.Diff(cur.roas, snap.roas))
 		s.log.Info().Uint32("serial", snap.serial).Int("roas", len(snap.roas)).Bool("withdrawalsHeld", held).
-			Msg("RTR: serving a new ROA set")
-		s.notifyAll()
+			Bool("notifiedAtOnce", urgent).Msg("RTR: serving a new ROA set")
+		s.notifyAll(urgent)
 	}
+}
+
+// admits reports whether a change can let a route in that was kept out: a
+// ROA with an origin announced (a new node's CIDR, a VIP, a new AS), or an
+// AS0 ROA withdrawn. Such a serial is notified at once, whatever the notify
+// interval: the route of a node Cilium has just allocated a CIDR to must not
+// wait a minute at a router that rejected it before its ROA came.
+func admits(withdrawn, announced []roa.ROA) bool {
+	return slices.ContainsFunc(announced, func(r roa.ROA) bool { return r.ASN != 0 }) ||
+		slices.ContainsFunc(withdrawn, func(r roa.ROA) bool { return r.ASN == 0 })
 }
 
 func (s *Server) setFrozen(why string) {

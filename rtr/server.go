@@ -43,20 +43,29 @@ type Config struct {
 	HoldDrop time.Duration
 	// ROA derives the set.
 	ROA roa.Options
-	// Poll is how often the inventory is checked for a new version (1s).
+	// Poll is how often the inventory is checked for a new version (250ms:
+	// a new node's ROA is served within it of the informer's event).
 	Poll time.Duration
 	// WriteTimeout ends a session whose router stops reading (30s).
 	WriteTimeout time.Duration
-	// MaxSessions bounds the sessions served at once; more are refused (32).
+	// MaxSessions bounds the sessions served at once from clients outside
+	// Routers (32); when they are all open, a newcomer takes the place of the
+	// one quiet longest (at least PDUTimeout), else it is refused.
 	MaxSessions int
+	// Routers are the configured routers' addresses: their sessions never
+	// count against MaxSessions and are never evicted for another client.
+	Routers []netip.Prefix
 	// PDUTimeout ends a session whose router does not send its first query,
 	// or the rest of a PDU whose header it sent, within it (10s).
 	PDUTimeout time.Duration
 	// NotifyInterval is the least time between two Serial Notifies to a
-	// router (60s: RFC 8210 section 8.2 allows no more than one a minute). A
-	// change after a quiet interval is notified at once; later ones wait for
-	// the interval's end and are coalesced into one notify of the then
-	// current serial. Tests shorten it.
+	// router for a serial that only withdraws (60s: RFC 8210 section 8.2's
+	// one a minute). A change after a quiet interval is notified at once;
+	// later ones wait for the interval's end and are coalesced into one
+	// notify of the then current serial. A serial that adds an origin (a new
+	// node's CIDR, a VIP) or removes an AS0 ROA is notified at once, always:
+	// a router must never reject a new node's route for want of its ROA
+	// (docs/rtr.md). Tests shorten it.
 	NotifyInterval time.Duration
 }
 
@@ -74,6 +83,7 @@ type Server struct {
 	sessions map[*session]struct{}
 	clients  map[netip.Addr]int // sessions per router (its metric series go with the last)
 	upd      updateState
+	logs     logThrottle // lines about clients outside Routers
 }
 
 // New prepares a server; Listen binds it, Run serves.
@@ -82,7 +92,7 @@ func New(cfg Config, src Source, log zerolog.Logger, reg prometheus.Registerer) 
 		return nil, errors.New("RTR server: no listen address")
 	}
 	if cfg.Poll == 0 {
-		cfg.Poll = time.Second
+		cfg.Poll = 250 * time.Millisecond
 	}
 	if cfg.WriteTimeout == 0 {
 		cfg.WriteTimeout = 30 * time.Second
@@ -97,7 +107,8 @@ func New(cfg Config, src Source, log zerolog.Logger, reg prometheus.Registerer) 
 		cfg.NotifyInterval = time.Minute
 	}
 	s := &Server{cfg: cfg, src: src, log: log.With().Str("component", "rtr").Logger(),
-		sessions: map[*session]struct{}{}, clients: map[netip.Addr]int{}, poke: make(chan struct{}, 1)}
+		sessions: map[*session]struct{}{}, clients: map[netip.Addr]int{}, poke: make(chan struct{}, 1),
+		logs: logThrottle{every: logEvery, burst: logBurst}}
 	var id [2]byte
 	_, _ = rand.Read(id[:])
 	s.cache.session = binary.BigEndian.Uint16(id[:])
@@ -153,19 +164,27 @@ func (s *Server) Run(ctx context.Context) error {
 	return accept.Serve(ctx, s.ln, accept.Options{What: "RTR server", Allowed: s.cfg.AllowedClients,
 		Refused: func(client netip.Addr) {
 			s.metrics.refused.WithLabelValues("allowedClients").Inc()
-			s.log.Warn().Str("client", client.String()).Msg("refusing an RTR session from outside rtr.allowedClients")
+			if ev, n := s.clientLog(client, s.log.Warn()); ev != nil {
+				ev.Str("client", client.String()).Int("suppressedSince", n).Msg("refusing an RTR session from outside rtr.allowedClients")
+			}
 		}}, s.log, s.serve)
 }
 
 func (s *Server) serve(ctx context.Context, conn net.Conn, client netip.Addr) {
 	s.mu.Lock()
-	if len(s.sessions) >= s.cfg.MaxSessions {
+	evict, reason, refuse := s.admitLocked(client, time.Now())
+	if refuse != "" {
 		s.mu.Unlock()
 		conn.Close()
-		s.metrics.refused.WithLabelValues("maxSessions").Inc()
-		s.log.Warn().Str("client", client.String()).Int("maxSessions", s.cfg.MaxSessions).
-			Msg("refusing an RTR session: rtr.maxSessions are open")
+		s.metrics.refused.WithLabelValues(refuse).Inc()
+		if ev, n := s.clientLog(client, s.log.Warn()); ev != nil {
+			ev.Str("client", client.String()).Int("maxSessions", s.cfg.MaxSessions).Int("suppressedSince", n).
+				Msg("refusing an RTR session: rtr.maxSessions are open, none quiet for long (list your routers in rtr.routers)")
+		}
 		return
+	}
+	if evict != nil {
+		evict.evict(reason)
 	}
 	sess := newSession(s, conn, client)
 	s.sessions[sess] = struct{}{}
@@ -173,7 +192,16 @@ func (s *Server) serve(ctx context.Context, conn net.Conn, client netip.Addr) {
 	s.metrics.connected.WithLabelValues(client.String()).Inc()
 	s.mu.Unlock()
 	log := s.log.With().Str("client", conn.RemoteAddr().String()).Logger()
-	log.Info().Msg("RTR session opened")
+	if evict != nil {
+		s.metrics.evicted.WithLabelValues(reason).Inc()
+		if ev, n := s.clientLog(evict.client, log.Info()); ev != nil {
+			ev.Str("evicted", evict.snapshot().Addr).Str("reason", reason).Int("suppressedSince", n).
+				Msg("RTR: closing a quiet session to make room for a new one")
+		}
+	}
+	if s.isRouter(client) {
+		log.Info().Msg("RTR session opened")
+	}
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	err := sess.run(ctx)
 	stop()
@@ -187,20 +215,33 @@ func (s *Server) serve(ctx context.Context, conn net.Conn, client netip.Addr) {
 	}
 	s.mu.Unlock()
 	conn.Close()
-	ev := log.Info()
-	if err != nil && ctx.Err() == nil {
+	// One line a session (rate-limited for clients outside rtr.routers).
+	ev, evicted := log.Info(), sess.evictedFor()
+	if err != nil && ctx.Err() == nil && evicted == "" {
 		ev = log.Warn().Err(err)
 	}
-	ev.Msg("RTR session closed")
+	if ev, n := s.clientLog(client, ev); ev != nil {
+		st := sess.snapshot()
+		if evicted != "" {
+			ev.Str("evicted", evicted)
+		}
+		ev.Dur("open", time.Since(st.Connected).Round(time.Millisecond)).Str("lastQuery", st.LastQueryType).
+			Int("suppressedSince", n).Msg("RTR session closed")
+	}
 }
 
-// notifyAll tells every session a new serial is out; never blocks.
-func (s *Server) notifyAll() {
+// notifyAll tells every session a new serial is out; never blocks. An
+// urgent one (the serial lets a route in) is sent at once, not rate-limited.
+func (s *Server) notifyAll(urgent bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for sess := range s.sessions {
+		ch := sess.notify
+		if urgent {
+			ch = sess.urgent
+		}
 		select {
-		case sess.notify <- struct{}{}:
+		case ch <- struct{}{}:
 		default:
 		}
 	}

@@ -80,10 +80,16 @@ func (m *memSource) setAvailable(ok bool) {
 // startServer runs a server on 127.0.0.1 over src until the test ends.
 func startServer(t *testing.T, src Source, cfg Config) *Server {
 	t.Helper()
+	return startServerLog(t, src, cfg, zerolog.Nop())
+}
+
+// startServerLog is startServer logging to log.
+func startServerLog(t *testing.T, src Source, cfg Config, log zerolog.Logger) *Server {
+	t.Helper()
 	cfg.Listen = "127.0.0.1:0"
 	cfg.Poll = 20 * time.Millisecond
 	cfg.Refresh, cfg.Retry, cfg.Expire = 60*time.Second, 30*time.Second, 600*time.Second
-	s, err := New(cfg, src, zerolog.Nop(), prometheus.NewRegistry())
+	s, err := New(cfg, src, log, prometheus.NewRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}

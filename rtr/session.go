@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/netip"
+	"strconv"
 	"sync"
 	"time"
 
@@ -30,14 +31,18 @@ type ClientStatus struct {
 // session is one router's connection. Its own goroutines read and write;
 // a router that lags or stops reading only ever blocks its own session.
 type session struct {
-	srv    *Server
-	conn   net.Conn
-	client netip.Addr
-	w      *bufio.Writer
-	notify chan struct{} // coalesced: a Serial Notify is due
+	srv       *Server
+	conn      net.Conn
+	client    netip.Addr
+	router    bool // from rtr.routers
+	connected time.Time
+	w         *bufio.Writer
+	notify    chan struct{} // coalesced: a Serial Notify is due
+	urgent    chan struct{} // coalesced: a Serial Notify is due at once (the serial lets routes in)
 
-	mu     sync.Mutex
-	status ClientStatus
+	mu      sync.Mutex
+	status  ClientStatus
+	evicted string // why the server closed it for another session ("" while it is not)
 }
 
 // deadlineWriter gives every write to the connection a deadline.
@@ -52,9 +57,35 @@ func (d deadlineWriter) Write(b []byte) (int, error) {
 }
 
 func newSession(s *Server, conn net.Conn, client netip.Addr) *session {
-	return &session{srv: s, conn: conn, client: client, notify: make(chan struct{}, 1),
+	now := time.Now()
+	return &session{srv: s, conn: conn, client: client, router: s.isRouter(client), connected: now,
+		notify: make(chan struct{}, 1), urgent: make(chan struct{}, 1),
 		w:      bufio.NewWriterSize(deadlineWriter{conn, s.cfg.WriteTimeout}, 4<<10),
-		status: ClientStatus{Addr: conn.RemoteAddr().String(), Connected: time.Now(), Version: -1}}
+		status: ClientStatus{Addr: conn.RemoteAddr().String(), Connected: now, Version: -1}}
+}
+
+// evict closes the session to make room for another.
+func (s *session) evict(reason string) {
+	s.mu.Lock()
+	s.evicted = reason
+	s.mu.Unlock()
+	s.conn.Close()
+}
+
+func (s *session) evictedFor() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.evicted
+}
+
+// lastActive is when the router last asked (or connected).
+func (s *session) lastActive() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.status.LastQuery.After(s.connected) {
+		return s.status.LastQuery
+	}
+	return s.connected
 }
 
 func (s *session) snapshot() ClientStatus {
@@ -106,11 +137,10 @@ func (s *session) run(ctx context.Context) error {
 			var de *DecodeError
 			if errors.As(err, &de) && len(de.PDU) > 1 && de.PDU[1] == TypeErrorReport {
 				// Never an Error Report for an Error Report (RFC 8210 section 5.11): just close.
-				s.srv.metrics.errors.WithLabelValues(s.client.String(), "received").Inc()
+				s.srv.metrics.errorReport(s.client, "received", "unreadable")
 				return fmt.Errorf("the router sent an Error Report that cannot be read: %s", de.Msg)
 			}
 			if de != nil {
-				s.srv.metrics.errors.WithLabelValues(s.client.String(), "sent").Inc()
 				return s.report(de.Code, de.PDU, de.Msg)
 			}
 			if errors.Is(err, io.EOF) {
@@ -119,6 +149,11 @@ func (s *session) run(ctx context.Context) error {
 			return err
 		case p := <-pdus:
 			if err := s.handle(p); err != nil {
+				return err
+			}
+		case <-s.urgent:
+			pending = nil // the current serial carries whatever was pending too
+			if err := s.serialNotify(&last); err != nil {
 				return err
 			}
 		case <-s.notify:
@@ -164,7 +199,7 @@ func (s *session) handle(p PDU) error {
 	raw := p.Append(nil)
 	switch {
 	case p.Type == TypeErrorReport: // whatever its version: never answered with an Error Report
-		s.srv.metrics.errors.WithLabelValues(s.client.String(), "received").Inc()
+		s.srv.metrics.errorReport(s.client, "received", strconv.Itoa(int(p.ErrCode)))
 		return fmt.Errorf("the router reports error %d: %s", p.ErrCode, p.ErrText)
 	case v >= 0 && int(p.Version) != v:
 		return s.report(ErrUnexpectedPDUVersion, raw, fmt.Sprintf("version %d PDU in a version %d session", p.Version, v))
@@ -180,7 +215,7 @@ func (s *session) handle(p PDU) error {
 	snap := s.srv.cache.snapshot()
 	ver := uint8(v)
 	if !snap.ready { // not fatal (RFC 8210 section 12): the router asks again, or on the Serial Notify to come
-		s.srv.metrics.errors.WithLabelValues(s.client.String(), "sent").Inc()
+		s.srv.metrics.errorReport(s.client, "sent", strconv.Itoa(int(ErrNoData)))
 		return s.send(PDU{Version: ver, Type: TypeErrorReport, ErrCode: ErrNoData, ErrPDU: raw,
 			ErrText: "the cluster's ROAs are not known yet (the inventory has not synced)"})
 	}
@@ -239,8 +274,10 @@ func (s *session) send(p PDU) error {
 }
 
 // report sends an Error Report (in the session's version, or the highest
-// this cache speaks) and ends the session: these RTR errors are fatal.
+// this cache speaks), counts it, and ends the session: these RTR errors are
+// fatal.
 func (s *session) report(code uint16, pdu []byte, text string) error {
+	s.srv.metrics.errorReport(s.client, "sent", strconv.Itoa(int(code)))
 	v := s.version()
 	if v < 0 || code == ErrUnsupportedVersion {
 		v = int(MaxVersion)

@@ -18,7 +18,7 @@ func newRTR(cfg *config.Config, cluster rtr.Source, log zerolog.Logger, reg prom
 	}
 	s, err := rtr.New(rtr.Config{Listen: c.Listen, AllowedClients: c.ClientPrefixes(), Refresh: c.Refresh, Retry: c.Retry,
 		Expire: c.Expire, MaxDropShare: c.MaxDropShare, HoldDrop: c.HoldDrop, MaxSessions: c.MaxSessions,
-		ROA: roaOptions(cfg)}, cluster, log, reg)
+		Routers: c.RouterPrefixes(), ROA: roaOptions(cfg)}, cluster, log, reg)
 	if err != nil {
 		return nil, err
 	}
@@ -28,6 +28,10 @@ func newRTR(cfg *config.Config, cluster rtr.Source, log zerolog.Logger, reg prom
 	if len(c.AllowedClients) == 0 {
 		log.Warn().Str("listen", c.Listen).Msg("rtr.allowedClients is empty: any host that reaches the RTR port " +
 			"can read the cluster's allocations; list your routers' ranges")
+	}
+	if len(c.Routers) == 0 {
+		log.Warn().Msg("rtr.routers is empty: the ToRs share rtr.maxSessions with every other client; " +
+			"list their addresses so they are always served")
 	}
 	return s, nil
 }

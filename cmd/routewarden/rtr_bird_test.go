@@ -19,8 +19,9 @@ import (
 )
 
 // rovToR is a real BIRD 2 doing route origin validation as the ToR: one BGP
-// protocol per node (its own AS), import filtered by roa_check against the
-// ROA tables its rpki protocol fills from routewarden's RTR server. Import
+// protocol per node (its own AS), both families' imports filtered by
+// roa_check against the ROA tables its rpki protocol fills from
+// routewarden's RTR server. Import
 // tables keep what was rejected, so BIRD re-evaluates it when the ROAs
 // change (BIRD reloads such channels automatically) and the test can tell
 // rejected from never received. No kernel or device protocol: nothing leaves
@@ -34,13 +35,15 @@ type rovToR struct {
 
 const rovToRASN = 65000
 
-// birdROVConfig is the ToR's config: nodes[i] is node i+1's AS.
+// birdROVConfig is the ToR's config, docs/rtr.md's BIRD recipe: nodes[i] is
+// node i+1's AS; both families are validated, each against its own ROA table.
 func birdROVConfig(dir string, addr netip.Addr, port int32, rtrAddr string, nodes []uint32) string {
 	host, rtrPort, _ := strings.Cut(rtrAddr, ":")
 	var b strings.Builder
 	fmt.Fprintf(&b, `log "%s" all;
 router id %s;
 ipv4 table igp4;
+ipv6 table igp6;
 roa4 table rtr4;
 roa6 table rtr6;
 
@@ -51,8 +54,13 @@ protocol rpki routewarden {
 	retry keep 1;	# test only: reconnect at once; refresh and expire come from routewarden
 }
 
-filter rov {
+filter rov4 {
 	if roa_check(rtr4, net, bgp_path.last) = ROA_INVALID then reject;
+	accept;
+}
+
+filter rov6 {
+	if roa_check(rtr6, net, bgp_path.last) = ROA_INVALID then reject;
 	accept;
 }
 `, filepath.Join(dir, "bird.log"), addr, host, rtrPort)
@@ -64,7 +72,8 @@ protocol bgp node%d {
 	passive on;
 	strict bind on;
 	multihop;
-	ipv4 { import table on; import filter rov; export none; gateway recursive; igp table igp4; };
+	ipv4 { import table on; import filter rov4; export none; gateway recursive; igp table igp4; };
+	ipv6 { import table on; import filter rov6; export none; gateway recursive; igp table igp6; };
 }
 `, i+1, addr, port, rovToRASN, i+1, as)
 	}
@@ -160,23 +169,28 @@ func (r *rovToR) routes(args ...string) ([]string, error) {
 func (r *rovToR) listen() (netip.Addr, int32) { return r.addr, r.port }
 
 // state lists what BIRD accepted, and what the nodes sent that it did not
-// accept: received (in a node's import table) and not in its routing table.
+// accept: received (in a node's import table) and not in its routing table;
+// both families.
 func (r *rovToR) state(nodes int) (accepted, rejected []string, err error) {
-	accepted, err = r.routes("table", "master4")
-	if err != nil {
-		return nil, nil, err
-	}
-	for i := 1; i <= nodes; i++ {
-		got, err := r.routes("import", "table", fmt.Sprintf("node%d.ipv4", i))
+	for _, fam := range []string{"4", "6"} {
+		acc, err := r.routes("table", "master"+fam)
 		if err != nil {
 			return nil, nil, err
 		}
-		for _, g := range got {
-			if !slices.Contains(accepted, g) {
-				rejected = append(rejected, g)
+		accepted = append(accepted, acc...)
+		for i := 1; i <= nodes; i++ {
+			got, err := r.routes("import", "table", fmt.Sprintf("node%d.ipv%s", i, fam))
+			if err != nil {
+				return nil, nil, err
+			}
+			for _, g := range got {
+				if !slices.Contains(acc, g) {
+					rejected = append(rejected, g)
+				}
 			}
 		}
 	}
+	slices.Sort(accepted)
 	slices.Sort(rejected)
 	return accepted, rejected, nil
 }

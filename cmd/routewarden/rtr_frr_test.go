@@ -18,11 +18,13 @@ import (
 )
 
 // rovFRR is FRR's bgpd doing route origin validation as the ToR, with
-// Debian's frr-rpki-rtrlib module: a route-map denies what validates
-// Invalid against routewarden's RTR server; soft reconfiguration inbound
-// keeps what was denied, so bgpd re-evaluates it when the ROAs change and the
-// test can tell rejected from never received. No zebra: nothing reaches the
-// kernel.
+// Debian's frr-rpki-rtrlib module, both families: a route-map denies what
+// validates Invalid against routewarden's RTR server. Soft reconfiguration
+// inbound keeps what was denied, so the test can tell rejected from never
+// received, and softIn can run the policy over it again: bgpd 8.4 re-runs it
+// on a ROA change only for prefixes with a path in its table, so a denied
+// route becomes Valid only through softIn (docs/rtr.md). No zebra: nothing
+// reaches the kernel.
 type rovFRR struct {
 	addr  netip.Addr
 	port  int32
@@ -53,11 +55,15 @@ router bgp %d
 		fmt.Fprintf(&b, " neighbor 127.0.1.1%[1]d remote-as %[2]d\n neighbor 127.0.1.1%[1]d passive\n"+
 			" neighbor 127.0.1.1%[1]d ebgp-multihop 255\n", i+1, as)
 	}
-	b.WriteString(" address-family ipv4 unicast\n")
-	for i := range nodes {
-		fmt.Fprintf(&b, "  neighbor 127.0.1.1%[1]d soft-reconfiguration inbound\n  neighbor 127.0.1.1%[1]d route-map ROV in\n", i+1)
+	for _, af := range []string{"ipv4", "ipv6"} {
+		fmt.Fprintf(&b, " address-family %s unicast\n", af)
+		for i := range nodes {
+			fmt.Fprintf(&b, "  neighbor 127.0.1.1%[1]d activate\n  neighbor 127.0.1.1%[1]d soft-reconfiguration inbound\n"+
+				"  neighbor 127.0.1.1%[1]d route-map ROV in\n", i+1)
+		}
+		b.WriteString(" exit-address-family\n")
 	}
-	b.WriteString(" exit-address-family\nexit\n")
+	b.WriteString("exit\n")
 	return b.String()
 }
 
@@ -101,43 +107,55 @@ func (r *rovFRR) vty(cmds ...string) (string, error) {
 func (r *rovFRR) listen() (netip.Addr, int32) { return r.addr, r.port }
 
 // state lists the routes bgpd accepted and those it received from the nodes
-// and denied, as "prefix from nodeI".
+// and denied, as "prefix from nodeI", both families.
 func (r *rovFRR) state(nodes int) (accepted, rejected []string, err error) {
-	var table struct {
-		Routes map[string][]struct {
-			PeerID string `json:"peerId"`
-		} `json:"routes"`
-	}
-	out, err := r.vty("show bgp ipv4 unicast json")
-	if err == nil {
-		err = json.Unmarshal([]byte(out), &table)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	for p, paths := range table.Routes {
-		for _, path := range paths {
-			accepted = append(accepted, p+" from node"+strings.TrimPrefix(path.PeerID, "127.0.1.1"))
+	for _, af := range []string{"ipv4", "ipv6"} {
+		var table struct {
+			Routes map[string][]struct {
+				PeerID string `json:"peerId"`
+			} `json:"routes"`
 		}
-	}
-	for i := 1; i <= nodes; i++ {
-		var received struct {
-			Routes map[string]json.RawMessage `json:"receivedRoutes"`
-		}
-		out, err := r.vty(fmt.Sprintf("show bgp ipv4 unicast neighbors 127.0.1.1%d received-routes json", i))
+		out, err := r.vty("show bgp " + af + " unicast json")
 		if err == nil {
-			err = json.Unmarshal([]byte(out), &received)
+			err = json.Unmarshal([]byte(out), &table)
 		}
 		if err != nil {
 			return nil, nil, err
 		}
-		for p := range received.Routes {
-			if g := fmt.Sprintf("%s from node%d", p, i); !slices.Contains(accepted, g) {
-				rejected = append(rejected, g)
+		var acc []string
+		for p, paths := range table.Routes {
+			for _, path := range paths {
+				acc = append(acc, p+" from node"+strings.TrimPrefix(path.PeerID, "127.0.1.1"))
+			}
+		}
+		accepted = append(accepted, acc...)
+		for i := 1; i <= nodes; i++ {
+			var received struct {
+				Routes map[string]json.RawMessage `json:"receivedRoutes"`
+			}
+			out, err := r.vty(fmt.Sprintf("show bgp %s unicast neighbors 127.0.1.1%d received-routes json", af, i))
+			if err == nil {
+				err = json.Unmarshal([]byte(out), &received)
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+			for p := range received.Routes {
+				if g := fmt.Sprintf("%s from node%d", p, i); !slices.Contains(acc, g) {
+					rejected = append(rejected, g)
+				}
 			}
 		}
 	}
 	slices.Sort(accepted)
 	slices.Sort(rejected)
 	return accepted, rejected, nil
+}
+
+// softIn re-runs the inbound policy over what the nodes sent (kept by
+// soft-reconfiguration inbound: nothing is asked of them), both families:
+// on FRR 8.4 the only way a denied route is looked at again (docs/rtr.md).
+func (r *rovFRR) softIn() error {
+	_, err := r.vty("clear bgp ipv4 unicast * soft in", "clear bgp ipv6 unicast * soft in")
+	return err
 }
