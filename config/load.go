@@ -3,7 +3,6 @@ package config
 import (
 	"bytes"
 	"cmp"
-	"errors"
 	"fmt"
 	"os"
 	"reflect"
@@ -102,17 +101,18 @@ func Load(path string, purpose ...Purpose) (*Config, Problems, error) {
 			return nil, problems, nil
 		}
 	}
-	// Keys whose values had the wrong type are reported once, by parseFile.
-	badKeys := map[string]bool{}
+	// Keys whose values had the wrong type are reported once, by parseFile:
+	// the checks of what they hold (their zero value) would only repeat it.
+	var badKeys []string
 	for _, p := range problems {
-		badKeys[p.Key] = true
+		badKeys = append(badKeys, p.Key)
 	}
 	cfg := &Config{}
 	if err := v.Unmarshal(cfg); err != nil && len(problems) == 0 {
 		return nil, Problems{{File: path, Key: "(environment " + EnvPrefix + "_*)", Message: err.Error()}}, nil
 	}
 	for _, p := range cfg.ValidateFor(append(purpose, ForCheck)[0]) {
-		if badKeys[p.Key] {
+		if under(p.Key, badKeys) {
 			continue
 		}
 		if env := fromEnv[stripIndices(p.Key)]; env != "" {
@@ -141,27 +141,11 @@ func parseFile(path string, data []byte) (problems Problems, lines yamlpos.Lines
 			Message: "expected a mapping of sections (cluster, rules, bgp, log)"}}, nil, true
 	}
 	lines = yamlpos.Index(&root)
-	unknownKeys(&root, reflect.TypeOf(Config{}), "", func(key string, line int, msg string) {
+	checkNode(&root, reflect.TypeOf(Config{}), "", func(key string, line int, msg string) {
 		problems = append(problems, Problem{File: path, Line: line, Key: key, Message: msg})
 	})
-	var typed Config
-	var te *yaml.TypeError
-	if err := root.Decode(&typed); errors.As(err, &te) {
-		for _, e := range te.Errors {
-			p := yamlProblem(path, "(value)", e)
-			p.Key = lines.KeyAt(p.Line)
-			if m := typeMismatch.FindStringSubmatch(p.Message); m != nil {
-				p.Message = fmt.Sprintf("found %s %q, expected %s", yamlTypeNames[m[1]], m[2], expected(p.Key, m[3]))
-			}
-			problems = append(problems, p)
-		}
-	} else if err != nil {
-		problems = append(problems, yamlProblem(path, "(value)", err.Error()))
-	}
 	return problems, lines, false
 }
-
-var typeMismatch = regexp.MustCompile("^cannot unmarshal !!(\\w+) `(.*)` into (\\S+)$")
 
 func yamlProblem(path, key, msg string) Problem {
 	p := Problem{File: path, Key: key, Message: msg}
@@ -172,5 +156,12 @@ func yamlProblem(path, key, msg string) Problem {
 	return p
 }
 
-var yamlTypeNames = map[string]string{"str": "the string", "int": "the number", "bool": "the boolean",
-	"float": "the number", "map": "a mapping", "seq": "a list", "null": "nothing"}
+// under tells whether key is one of keys or inside one.
+func under(key string, keys []string) bool {
+	for _, k := range keys {
+		if key == k || strings.HasPrefix(key, k+".") || strings.HasPrefix(key, k+"[") {
+			return true
+		}
+	}
+	return false
+}
