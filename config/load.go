@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"fmt"
 	"os"
-	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -141,7 +140,7 @@ func parseFile(path string, data []byte) (problems Problems, lines yamlpos.Lines
 			Message: "expected a mapping of sections (cluster, rules, bgp, log)"}}, nil, true
 	}
 	lines = yamlpos.Index(&root)
-	checkNode(&root, reflect.TypeOf(Config{}), "", func(key string, line int, msg string) {
+	checkNode(&root, func(key string, line int, msg string) {
 		problems = append(problems, Problem{File: path, Line: line, Key: key, Message: msg})
 	})
 	return problems, lines, false
