@@ -23,7 +23,7 @@ func checkNode(n *yaml.Node, report func(path string, line int, msg string)) {
 			_, key := cutLast(is.Path)
 			report(is.Path, is.Line, fmt.Sprintf("mapping key %q already defined at line %d", key, is.FirstLine))
 		default:
-			report(is.Path, is.Line, fmt.Sprintf("found %s, expected %s", is.Found, expected(is.Path, is.Type.String())))
+			report(is.Path, is.Line, fmt.Sprintf("found %s, expected %s", is.Found, expected(is.Path, is.Type)))
 		}
 	})
 	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {

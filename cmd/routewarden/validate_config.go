@@ -101,9 +101,14 @@ func runValidateConfig(cmd *cobra.Command, g *globalFlags, f *validateFlags, arg
 }
 
 func crossCheck(cfg *config.Config, f *validateFlags, files []string) ([]lint.Problem, error) {
-	objs, err := kube.ReadFiles(files)
+	objs, err := kube.ReadLintFiles(files)
 	if err != nil {
 		return nil, err
+	}
+	var typed []lint.Problem // values that did not fit: the objects are checked without them
+	for _, p := range objs.TypeProblems {
+		typed = append(typed, lint.Problem{Severity: validator.SeverityCritical, Where: p.Pos.String(),
+			Object: p.Object, Field: p.Field, Message: p.Message})
 	}
 	ipam, err := objs.IPAM(clusterOptions(cfg, f.ipamMode))
 	if err != nil {
@@ -122,6 +127,7 @@ func crossCheck(cfg *config.Config, f *validateFlags, files []string) ([]lint.Pr
 			problems[i].Where = pos.String()
 		}
 	}
+	problems = append(problems, typed...)
 	lint.Sort(problems)
 	return problems, nil
 }

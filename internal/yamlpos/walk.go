@@ -156,3 +156,26 @@ func sortedKeys(m map[string]reflect.Type) []string {
 	sort.Strings(out)
 	return out
 }
+
+// Describe says how a value of type t is written.
+func Describe(t reflect.Type) string {
+	switch {
+	case t == reflect.TypeOf(time.Duration(0)):
+		return "a duration such as 90s"
+	case t.Kind() == reflect.Uint32:
+		return "a whole number 0–4294967295"
+	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Uint64:
+		return "a whole number"
+	case t.Kind() == reflect.Float32 || t.Kind() == reflect.Float64:
+		return "a number such as 0.25"
+	case t.Kind() == reflect.Bool:
+		return "true or false"
+	case t.Kind() == reflect.String:
+		return "a string"
+	case t.Kind() == reflect.Slice:
+		return "a list"
+	case t.Kind() == reflect.Pointer:
+		return Describe(t.Elem())
+	}
+	return "a mapping"
+}
