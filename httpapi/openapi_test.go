@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"net/netip"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
+
+	"github.com/routewarden/routewarden/monitor"
 )
 
 // openAPIDoc is the part of openapi.json the checks read.
@@ -113,6 +116,27 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 		}
 		for _, err := range v.check(resp.Content["application/json"].Schema, got, route) {
 			t.Errorf("%s (%d): %s", path, code, err)
+		}
+	}
+	// Warming up: the state says whom it waits for.
+	warming := testSources(true)
+	healthy := warming.State
+	warming.State = func() monitor.State {
+		st := healthy()
+		st.WarmingUp, st.WarmupEnds = true, st.At.Add(time.Minute)
+		st.Awaiting = []monitor.AwaitedPeer{{Node: "node2", Addresses: []netip.Addr{netip.MustParseAddr("10.0.0.12")}}}
+		return st
+	}
+	wsrv := httptest.NewServer(New("127.0.0.1:0", warming, prometheus.NewRegistry(), zerolog.Nop()).Handler())
+	defer wsrv.Close()
+	for _, route := range []string{"/api/v1/findings", "/api/v1/nodes"} {
+		_, body := get(t, wsrv.URL+route)
+		var got any
+		if err := json.Unmarshal([]byte(body), &got); err != nil {
+			t.Fatalf("%s: %v", route, err)
+		}
+		for _, err := range v.check(doc.Paths[route].Get.Responses["200"].Content["application/json"].Schema, got, route) {
+			t.Errorf("%s (warming up): %s", route, err)
 		}
 	}
 	for name, s := range doc.Components.Schemas {
