@@ -232,3 +232,24 @@ func asStrings(v any) []string {
 	}
 	return out
 }
+
+// TestPathsListEveryRoute: Paths (run --help's list) names every endpoint.
+func TestPathsListEveryRoute(t *testing.T) {
+	listed := map[string]bool{}
+	for _, p := range Paths() {
+		listed[p.Path] = true
+	}
+	s := New("127.0.0.1:0", testSources(true), prometheus.NewRegistry(), zerolog.Nop())
+	want := []string{"/", "/metrics", "/healthz", "/readyz", "/api/v1/roas", "/api/v1/openapi.json"}
+	for _, e := range s.endpoints() {
+		want = append(want, e.path)
+	}
+	for _, p := range want {
+		if !listed[p] {
+			t.Errorf("%s is served but Paths does not list it", p)
+		}
+	}
+	if len(listed) != len(want) {
+		t.Errorf("Paths lists %d paths, the server answers %d", len(listed), len(want))
+	}
+}

@@ -51,13 +51,16 @@ function renderFindings(findings, now, state) {
   const tbody = $("findings").tBodies[0], words = searchWords();
   const sorted = [...findings].sort((a, b) => (SEVERITY[b.severity] || 0) - (SEVERITY[a.severity] || 0) || (b.firing - a.firing))
     .filter((f) => words.every((w) => findingWords(f).filter(Boolean).join(" ").toLowerCase().includes(w)));
+  // A link to a finding (an alert's generatorURL) shows the page of the findings it is on.
+  const target = follow ? sorted.findIndex((f) => findingID(f) === decodeURIComponent(location.hash.slice(1))) : -1;
+  if (target >= 0) pages.findings.at = target - target % PAGE_ROWS;
   const shown = pageOf("findings", sorted);
   if (!findings.length) return empty(tbody, 7, noFindings(state, now));
   if (!shown.length) return empty(tbody, 7, "No finding matches the search.");
   tbody.replaceChildren(...shown.map((f) => {
     const owner = f.owner && (f.owner.includes("/") ? "Service " : "allocated to ") + f.owner;
     const since = instant(f.firingSince);
-    return row({ "data-rule": f.rule, "data-severity": f.severity, "data-firing": String(!!f.firing), "data-node": f.node || "",
+    return row({ id: findingID(f), "data-rule": f.rule, "data-severity": f.severity, "data-firing": String(!!f.firing), "data-node": f.node || "",
       "data-prefix": f.prefix }, true, findingWords(f),
       el("td", {}, el("span", { class: "badge " + f.severity, text: f.severity })),
       el("th", { scope: "row" }, el("code", { text: f.rule }), el("span", { class: "note", text: f.firing ? "firing" : "pending (hold-down)" })),
@@ -88,6 +91,8 @@ function warmupText(state, now) {
     (waiting.length ? "; sooner once End-of-RIB comes from " + (waiting.length > 8 ? waiting.slice(0, 8).join(", ") + " and " +
       (waiting.length - 8) + " more" : waiting.join(", ")) : "");
 }
+// findingID is a finding's row id, the anchor of its alerts' generatorURL (server.go's FindingAnchor).
+function findingID(f) { return "finding-" + f.rule + "-" + f.prefix + (f.node ? "-" + f.node : ""); }
 function findingAPI(f) {
   const q = new URLSearchParams({ rule: f.rule, prefix: f.prefix });
   if (f.node) q.set("node", f.node);
@@ -236,7 +241,7 @@ function renderSummary(state, nodeTotal, peerTotal, down) {
 // renderRTR shows the RTR server's set and routers; the section stays hidden while it is off (404).
 async function renderRTR(now) {
   const res = await fetch("api/v1/roas", { cache: "no-store", headers: { Accept: "application/json" } }).catch(() => null);
-  $("rtr").hidden = !res || !res.ok;
+  $("rtr").hidden = $("roas-link").hidden = !res || !res.ok;
   if ($("rtr").hidden) return;
   const r = await res.json(), tbody = $("rtr-clients").tBodies[0];
   $("rtr-summary").textContent = [(r.ready ? r.count + " ROAs at serial " + r.serial : "no ROA set yet"),

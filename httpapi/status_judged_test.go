@@ -117,3 +117,36 @@ func TestStatusPageSaysWhatIsKnown(t *testing.T) {
 		})
 	}
 }
+
+// TestStatusPageLinks: an alert's generatorURL is the anchor of its finding's
+// row, a finding on a later page is shown when linked to, and the footer
+// links the RTR server's ROAs only while it serves them.
+func TestStatusPageLinks(t *testing.T) {
+	sc := everyRule(t)
+	var linked validator.Finding // a warning: after the critical fillers, on the second page
+	for _, f := range sc.findings {
+		if f.Severity == validator.SeverityWarning {
+			linked = f.Finding
+			break
+		}
+	}
+	for i := 0; i < 100; i++ { // a page of the status page's findings table
+		sc.findings = append(sc.findings, monitor.Tracked{Finding: validator.Finding{Rule: validator.RuleStaleRoute,
+			Severity: validator.SeverityCritical, Prefix: pfx(fmt.Sprintf("10.%d.%d.0/24", 100+i/250, i%250)),
+			Message: "filler"}, FirstSeen: sc.now})
+	}
+	h := New("127.0.0.1:0", sc.sources(), prometheus.NewRegistry(), zerolog.Nop()).Handler()
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	link := FindingURL(srv.URL, linked)
+	if want := "/#finding-" + string(linked.Rule) + "-"; !strings.Contains(link, want) {
+		t.Fatalf("generatorURL %s lacks %s", link, want)
+	}
+	d := parseDOM(string(chromium(t, link, "--virtual-time-budget=4000", "--dump-dom")))
+	if open, _ := d.element(FindingAnchor(linked)); open == "" {
+		t.Errorf("the page opened at %s shows no row with id %q", link, FindingAnchor(linked))
+	}
+	if !d.hidden("roas-link") {
+		t.Errorf("the footer links the ROAs while the RTR server is off")
+	}
+}

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/routewarden/routewarden/config"
+	"github.com/routewarden/routewarden/httpapi"
 	"github.com/routewarden/routewarden/kube"
 )
 
@@ -24,8 +27,8 @@ cilium-config (read-only), and
 re-validates on every change. Findings that persist for validation.holdDown fire as Alertmanager alerts and
 resolve when the routes and the cluster agree again.
 
-HTTP (http.listen, default :9479): / (the status page: nodes, peers and findings, refreshing by itself),
-/metrics, /healthz, /readyz, /api/v1/findings, /api/v1/routes, /api/v1/peers, /api/v1/nodes.
+HTTP (http.listen, default :9479):
+` + httpPathsHelp() + `
 BMP (bgp.bmp.listen, off by default): a BMP station for ToR routers and Cilium nodes (RFC 7854).
 
 Every configuration problem is reported before anything starts (exit 2), the same ones validate-config
@@ -87,4 +90,13 @@ live (unaffected BGP sessions stay up); an invalid file is refused and the runni
 	fl.StringVar(&f.kubeconfig, "kubeconfig", "", "kubeconfig file (default: in-cluster, else $KUBECONFIG or ~/.kube/config)")
 	fl.StringVar(&f.kubeContext, "context", "", "kubeconfig context")
 	return cmd
+}
+
+// httpPathsHelp lists every HTTP path for run --help, one a line.
+func httpPathsHelp() string {
+	var b strings.Builder
+	for _, p := range httpapi.Paths() {
+		fmt.Fprintf(&b, "  %-22s %s\n", p.Path, p.What)
+	}
+	return b.String()
 }
