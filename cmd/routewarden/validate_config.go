@@ -47,7 +47,7 @@ starts with, and, given Cilium objects (kubectl -o yaml/json output or manifests
 	fl.StringVar(&f.configFile, "config", "", "routewarden config file")
 	fl.StringVar(&f.ipamMode, "ipam-mode", "", "Cilium IPAM mode, overriding cilium-config: "+
 		strings.Join(config.IPAMModes, ", "))
-	fl.StringVarP(&f.output, "output", "o", "text", "output: text, json, yaml")
+	fl.StringVarP(&f.output, "output", "o", "table", "output: table, json, yaml")
 	fl.StringVar(&f.failOn, "fail-on", "warning", "exit 1 when a problem is at least: info, warning, critical, never")
 	return cmd
 }
@@ -55,7 +55,7 @@ starts with, and, given Cilium objects (kubectl -o yaml/json output or manifests
 func runValidateConfig(cmd *cobra.Command, g *globalFlags, f *validateFlags, args []string) error {
 	var errs []error
 	g.validateLogFlags(&errs)
-	thr := f.reportFlags.parse(&errs, "text", "json", "yaml")
+	thr := f.reportFlags.parse(&errs, "table", "json", "yaml")
 	validateIPAMMode(&errs, f.ipamMode)
 	if f.configFile == "" && len(args) == 0 {
 		errs = append(errs, errors.New("nothing to validate: give --config and/or Cilium object files (see --help)"))
@@ -152,7 +152,7 @@ func writeProblems(w io.Writer, format string, problems []lint.Problem) error {
 	for _, p := range problems {
 		counts[p.Severity.String()]++
 	}
-	if format != "text" {
+	if format != "table" {
 		if problems == nil {
 			problems = []lint.Problem{}
 		}
