@@ -98,6 +98,10 @@ func sortNotices(ns []Notice) {
 // Kubernetes API is unreachable.
 const AlertInventoryUnavailable = "RoutewardenInventoryUnavailable"
 
+// InventoryUnavailableSeverity is its severity, the chart's PrometheusRule's
+// too (deploy's TestInventoryAlertAgrees).
+const InventoryUnavailableSeverity = "warning"
+
 var alertNames = map[validator.RuleID]string{
 	validator.RuleStaleRoute:      "BGPStaleRoute",
 	validator.RuleForeignCIDR:     "BGPForeignCIDR",
@@ -177,6 +181,6 @@ func InventoryUnavailable(reason string, since time.Time, o FindingOptions) Aler
 	if o.RunbookBase != "" {
 		annotations["runbook_url"] = o.RunbookBase + "#inventory-unavailable"
 	}
-	labels := map[string]string{"alertname": AlertInventoryUnavailable, "severity": "warning", "cluster": o.Cluster}
+	labels := map[string]string{"alertname": AlertInventoryUnavailable, "severity": InventoryUnavailableSeverity, "cluster": o.Cluster}
 	return Alert{Labels: labels, Annotations: annotations, StartsAt: since, GeneratorURL: o.GeneratorURL}.clone()
 }

@@ -196,7 +196,7 @@ func (c *Config) validateRun(add func(key, format string, args ...any)) {
 				{"keyFile", e.KeyFile}, {"passwordFile", e.PasswordFile}, {"bearerTokenFile", e.BearerTokenFile}} {
 				if f.path != "" {
 					if _, err := os.Stat(f.path); err != nil {
-						add(key+"."+f.key, "cannot read: %v", err)
+						add(key+"."+f.key, "cannot read %q: %v", f.path, pathErr(err))
 					}
 				}
 			}
