@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -79,8 +80,16 @@ live (unaffected BGP sessions stay up); an invalid file is refused and the runni
 				p.reloader = &reloader{path: f.configFile, current: cfg, p: p, log: log, signals: reload,
 					poll: 2 * time.Second}
 			}
+			// SIGTERM or an interrupt ends cmd.Context(): say so, and when it is done.
+			stopping := context.AfterFunc(cmd.Context(), func() {
+				log.Info().Msg("stopping: closing the BGP sessions, the API and the watches (firing alerts are not resolved)")
+			})
 			if err := p.run(cmd.Context()); err != nil {
+				stopping()
 				return runtimeErr(err)
+			}
+			if !stopping() {
+				log.Info().Msg("stopped")
 			}
 			return nil
 		},
