@@ -54,3 +54,46 @@ func cutLast(path string) (string, string) {
 	}
 	return "", path
 }
+
+// nodeValue is what yaml.v3 decodes a node into as any, except that a key
+// given twice keeps its last value instead of failing the whole file.
+func nodeValue(n *yaml.Node) any {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 1 {
+			return nodeValue(n.Content[0])
+		}
+	case yaml.AliasNode:
+		if n.Alias != nil {
+			return nodeValue(n.Alias)
+		}
+	case yaml.MappingNode:
+		m := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].ShortTag() == "!!merge" { // <<: *defaults, the keys given here win
+				merged, _ := nodeValue(n.Content[i+1]).(map[string]any)
+				for k, v := range merged {
+					if _, set := m[k]; !set {
+						m[k] = v
+					}
+				}
+				continue
+			}
+			m[n.Content[i].Value] = nodeValue(n.Content[i+1])
+		}
+		return m
+	case yaml.SequenceNode:
+		l := make([]any, len(n.Content))
+		for i, c := range n.Content {
+			l[i] = nodeValue(c)
+		}
+		return l
+	case yaml.ScalarNode:
+		var v any
+		if n.Decode(&v) == nil {
+			return v
+		}
+		return n.Value
+	}
+	return nil
+}

@@ -1,7 +1,6 @@
 package config
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"os"
@@ -87,16 +86,15 @@ func Load(path string, purpose ...Purpose) (*Config, Problems, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("reading config: %w", err)
 		}
-		fileProblems, l, fatal := parseFile(path, data)
+		fileProblems, l, values, fatal := parseFile(path, data)
 		problems, lines = append(problems, fileProblems...), l
 		if fatal {
 			return nil, problems, nil
 		}
-		v.SetConfigType("yaml")
-		if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
-			if len(fileProblems) == 0 { // otherwise viper's error repeats one of them
-				problems = append(problems, Problem{File: path, Key: "(file)", Message: err.Error()})
-			}
+		// The values as the walk read them: a key given twice (reported) does
+		// not keep viper from reading the others, and so from checking them.
+		if err := v.MergeConfigMap(values); err != nil {
+			problems = append(problems, Problem{File: path, Key: "(file)", Message: err.Error()})
 			return nil, problems, nil
 		}
 	}
@@ -127,23 +125,25 @@ func Load(path string, purpose ...Purpose) (*Config, Problems, error) {
 
 // parseFile checks the file's syntax, keys and value types, recording lines.
 // fatal means the file could not be parsed at all.
-func parseFile(path string, data []byte) (problems Problems, lines yamlpos.Lines, fatal bool) {
+// values are the file's keys and values (a key given twice: its last value).
+func parseFile(path string, data []byte) (problems Problems, lines yamlpos.Lines, values map[string]any, fatal bool) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return Problems{yamlProblem(path, "(syntax)", err.Error())}, nil, true
+		return Problems{yamlProblem(path, "(syntax)", err.Error())}, nil, nil, true
 	}
 	if len(root.Content) == 0 {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	if root.Content[0].Kind != yaml.MappingNode {
 		return Problems{{File: path, Line: root.Content[0].Line, Key: "(document)",
-			Message: "expected a mapping of sections (cluster, rules, bgp, log)"}}, nil, true
+			Message: "expected a mapping of sections (cluster, rules, bgp, log)"}}, nil, nil, true
 	}
 	lines = yamlpos.Index(&root)
 	checkNode(&root, func(key string, line int, msg string) {
 		problems = append(problems, Problem{File: path, Line: line, Key: key, Message: msg})
 	})
-	return problems, lines, false
+	values, _ = nodeValue(root.Content[0]).(map[string]any)
+	return problems, lines, values, false
 }
 
 func yamlProblem(path, key, msg string) Problem {

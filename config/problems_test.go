@@ -32,6 +32,8 @@ func TestProblemMessages(t *testing.T) {
 		{"host-bits", base + "cluster:\n  podRanges: [10.1.2.3/24]\n"},
 		{"runbook-base", base + "alerting:\n  runbookBase: \"not a url\"\n"},
 		{"overlapping-ranges", base + "    - prefix: 10.0.0.128/25\n"},
+		{"duplicate-key", "bgp:\n  asn: 65000\n  asn: 65001\n  routerId: 10.0.0.250\n" +
+			"  dynamicNeighbors: [{prefix: 10.0.0.0/24}]\nlog: {level: verbose}\n"},
 		{"all-at-once", "cluster: {podRanges: [10.1.2.3/24]}\n" +
 			"bgp:\n  asn: x\n  routerId: 10.0.0.250\n  listenPort: [179]\n" +
 			"  gracefulRestart: {enabled: maybe, window: 120s}\n" +

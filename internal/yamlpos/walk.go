@@ -74,6 +74,20 @@ func Walk(n *yaml.Node, t reflect.Type, path string, report func(Issue)) {
 		fields := Fields(t, map[string]reflect.Type{})
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			key := n.Content[i].Value
+			if n.Content[i].ShortTag() == "!!merge" { // <<: *defaults: the anchored keys are this mapping's
+				merged := n.Content[i+1]
+				if merged.Kind == yaml.AliasNode && merged.Alias != nil {
+					merged = merged.Alias
+				}
+				if merged.Kind == yaml.SequenceNode {
+					for _, m := range merged.Content {
+						Walk(m, t, path, report)
+					}
+				} else {
+					Walk(merged, t, path, report)
+				}
+				continue
+			}
 			if ft, ok := fields[key]; ok {
 				Walk(n.Content[i+1], ft, Join(path, key), report)
 			} else {
