@@ -101,6 +101,10 @@ const AlertInventoryUnavailable = "RoutewardenInventoryUnavailable"
 // a rule's (docs/rules/inventory-unavailable.md).
 const RunbookInventoryUnavailable = "inventory-unavailable"
 
+// InventoryUnavailableSeverity is its severity, the chart's PrometheusRule's
+// too (deploy's TestInventoryAlertAgrees).
+const InventoryUnavailableSeverity = "warning"
+
 // AlertName returns the alertname label of a rule's findings, from the rule's
 // catalogue entry. A rule without one gets "BGP_" followed by its ID, so a
 // finding still alerts.
@@ -162,6 +166,6 @@ func InventoryUnavailable(reason string, since time.Time, o FindingOptions) Aler
 	if u := validator.RunbookURL(o.RunbookBase, RunbookInventoryUnavailable); u != "" {
 		annotations["runbook_url"] = u
 	}
-	labels := map[string]string{"alertname": AlertInventoryUnavailable, "severity": "warning", "cluster": o.Cluster}
+	labels := map[string]string{"alertname": AlertInventoryUnavailable, "severity": InventoryUnavailableSeverity, "cluster": o.Cluster}
 	return Alert{Labels: labels, Annotations: annotations, StartsAt: since, GeneratorURL: o.GeneratorURL}.clone()
 }

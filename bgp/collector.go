@@ -242,27 +242,13 @@ func (c *Collector) WarmedUp() bool { return c.WarmedUpPeers(nil) }
 // its timeout.
 func (c *Collector) WarmedUpPeers(groups [][]netip.Addr) bool {
 	c.mu.RLock()
-	defer c.mu.RUnlock()
-	if len(c.cfg.Neighbors) == 0 && len(groups) == 0 {
+	none := len(c.cfg.Neighbors) == 0 && len(groups) == 0
+	c.mu.RUnlock()
+	if none {
 		return false
 	}
-	eor := map[netip.Addr]bool{}
-	for _, p := range c.store.Peers() {
-		eor[p.Address] = len(p.EndOfRIB) > 0 && !slices.ContainsFunc(p.Families, func(f string) bool {
-			return !slices.Contains(p.EndOfRIB, f)
-		})
-	}
-	for _, n := range c.cfg.Neighbors {
-		if !eor[n.Address] {
-			return false
-		}
-	}
-	for _, g := range groups {
-		if !slices.ContainsFunc(g, func(a netip.Addr) bool { return eor[a] }) {
-			return false
-		}
-	}
-	return true
+	static, waiting := c.AwaitedPeers(groups)
+	return len(static) == 0 && len(waiting) == 0
 }
 
 // DynamicRanges are the prefixes dynamic neighbors connect from.

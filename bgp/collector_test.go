@@ -218,6 +218,10 @@ func TestWarmedUpWaitsForEveryFamily(t *testing.T) {
 			if got := c.WarmedUp(); got != tc.want {
 				t.Errorf("WarmedUp() = %v, want %v", got, tc.want)
 			}
+			// Whom it waits for: the neighbor until its table is complete.
+			if static, _ := c.AwaitedPeers(nil); (len(static) == 0) != tc.want || len(static) > 0 && static[0] != peer {
+				t.Errorf("AwaitedPeers = %v, want the neighbor awaited: %v", static, !tc.want)
+			}
 		})
 	}
 }

@@ -82,7 +82,7 @@ func EnvName(path string) string {
 }
 
 // Expected says what a key holds, with the range of a number.
-func (k Key) Expected() string { return expected(k.Path, k.kind.String()) }
+func (k Key) Expected() string { return expected(k.Path, k.kind) }
 
 // numberRanges are the ranges of numeric keys (list indices left out).
 var numberRanges = map[string]string{
@@ -94,28 +94,14 @@ var numberRanges = map[string]string{
 	"rtr.maxSessions":          "1 or more (sessions at once)",
 }
 
-// expected describes the value a key of Go type goType takes.
-func expected(path, goType string) string {
+// expected describes the value a key of type t takes, with its range.
+func expected(path string, t reflect.Type) string {
 	plain := stripIndices(path)
 	switch {
 	case numberRanges[plain] != "":
 		return "a whole number " + numberRanges[plain]
-	case goType == "uint32":
-		return "a whole number 0–4294967295"
-	case strings.HasPrefix(goType, "uint") || strings.HasPrefix(goType, "int"):
-		return "a whole number"
-	case goType == "time.Duration":
-		return "a duration such as 90s"
-	case strings.HasPrefix(goType, "[]"):
-		return "a list"
-	case strings.HasPrefix(goType, "map"):
-		return "a mapping"
-	case goType == "bool":
-		return "true or false"
-	case goType == "float64":
-		return "a number such as 0.25"
 	}
-	return goType
+	return yamlpos.Describe(t)
 }
 
 func stripIndices(path string) string {

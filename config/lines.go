@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"reflect"
-	"sort"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -12,78 +11,90 @@ import (
 	"github.com/routewarden/routewarden/validator"
 )
 
-// mapKeys lists the keys allowed in maps whose keys are names, by path.
-var mapKeys = map[string]func() []string{"rules": validator.RuleIDs}
-
-// unknownKeys walks the YAML against the Config type and reports every key the
-// type does not have, with the keys that were expected.
-func unknownKeys(n *yaml.Node, t reflect.Type, path string, report func(path string, line int, msg string)) {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
+// checkNode walks the YAML against the Config type (yamlpos.Walk) and reports
+// every key the type does not have (with the keys that were expected), every
+// key given twice and every value that does not fit its key's type, each at
+// its own node: flow style ({asn: x, routerId: …}) included.
+func checkNode(n *yaml.Node, report func(path string, line int, msg string)) {
+	yamlpos.Walk(n, reflect.TypeOf(Config{}), "", func(is yamlpos.Issue) {
+		switch is.Kind {
+		case yamlpos.UnknownKey:
+			report(is.Path, is.Line, fmt.Sprintf("unknown key (expected one of: %s)", strings.Join(is.Keys, ", ")))
+		case yamlpos.DuplicateKey:
+			_, key := cutLast(is.Path)
+			report(is.Path, is.Line, fmt.Sprintf("mapping key %q already defined at line %d", key, is.FirstLine))
+		default:
+			report(is.Path, is.Line, fmt.Sprintf("found %s, expected %s", is.Found, expected(is.Path, is.Type)))
+		}
+	})
+	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		checkRuleNames(n.Content[0], report)
 	}
+}
+
+// checkRuleNames reports the keys of rules: that name no rule (viper would
+// drop an empty one, rules.x: {}, before Validate sees it).
+func checkRuleNames(root *yaml.Node, report func(path string, line int, msg string)) {
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value != "rules" || root.Content[i+1].Kind != yaml.MappingNode {
+			continue
+		}
+		rules := root.Content[i+1].Content
+		for j := 0; j+1 < len(rules); j += 2 {
+			if !contains(validator.RuleIDs(), rules[j].Value) {
+				report("rules."+rules[j].Value, rules[j].Line,
+					fmt.Sprintf("unknown rule (expected one of: %s)", strings.Join(validator.RuleIDs(), ", ")))
+			}
+		}
+	}
+}
+
+func cutLast(path string) (string, string) {
+	if i := strings.LastIndexByte(path, '.'); i >= 0 {
+		return path[:i], path[i+1:]
+	}
+	return "", path
+}
+
+// nodeValue is what yaml.v3 decodes a node into as any, except that a key
+// given twice keeps its last value instead of failing the whole file.
+func nodeValue(n *yaml.Node) any {
 	switch n.Kind {
 	case yaml.DocumentNode:
-		for _, c := range n.Content {
-			unknownKeys(c, t, path, report)
+		if len(n.Content) == 1 {
+			return nodeValue(n.Content[0])
+		}
+	case yaml.AliasNode:
+		if n.Alias != nil {
+			return nodeValue(n.Alias)
 		}
 	case yaml.MappingNode:
-		if t.Kind() == reflect.Map {
-			if allowed, ok := mapKeys[path]; ok {
-				for i := 0; i+1 < len(n.Content); i += 2 {
-					if !contains(allowed(), n.Content[i].Value) {
-						report(yamlpos.Join(path, n.Content[i].Value), n.Content[i].Line,
-							fmt.Sprintf("unknown rule (expected one of: %s)", strings.Join(allowed(), ", ")))
+		m := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].ShortTag() == "!!merge" { // <<: *defaults, the keys given here win
+				merged, _ := nodeValue(n.Content[i+1]).(map[string]any)
+				for k, v := range merged {
+					if _, set := m[k]; !set {
+						m[k] = v
 					}
 				}
-			}
-			for i := 1; i < len(n.Content); i += 2 {
-				unknownKeys(n.Content[i], t.Elem(), yamlpos.Join(path, n.Content[i-1].Value), report)
-			}
-			return
-		}
-		if t.Kind() != reflect.Struct {
-			return
-		}
-		fields := yamlFields(t, map[string]reflect.Type{})
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			key := n.Content[i].Value
-			ft, ok := fields[key]
-			if !ok {
-				report(yamlpos.Join(path, key), n.Content[i].Line, fmt.Sprintf("unknown key (expected one of: %s)",
-					strings.Join(sortedKeys(fields), ", ")))
 				continue
 			}
-			unknownKeys(n.Content[i+1], ft, yamlpos.Join(path, key), report)
+			m[n.Content[i].Value] = nodeValue(n.Content[i+1])
 		}
+		return m
 	case yaml.SequenceNode:
-		if t.Kind() == reflect.Slice {
-			for i, c := range n.Content {
-				unknownKeys(c, t.Elem(), fmt.Sprintf("%s[%d]", path, i), report)
-			}
+		l := make([]any, len(n.Content))
+		for i, c := range n.Content {
+			l[i] = nodeValue(c)
 		}
-	}
-}
-
-// yamlFields maps a struct's YAML keys to their types, following inline fields.
-func yamlFields(t reflect.Type, into map[string]reflect.Type) map[string]reflect.Type {
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag := strings.Split(f.Tag.Get("yaml"), ",")
-		switch {
-		case len(tag) > 1 && tag[1] == "inline":
-			yamlFields(f.Type, into)
-		case tag[0] != "":
-			into[tag[0]] = f.Type
+		return l
+	case yaml.ScalarNode:
+		var v any
+		if n.Decode(&v) == nil {
+			return v
 		}
+		return n.Value
 	}
-	return into
-}
-
-func sortedKeys(m map[string]reflect.Type) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return nil
 }

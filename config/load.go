@@ -1,12 +1,9 @@
 package config
 
 import (
-	"bytes"
 	"cmp"
-	"errors"
 	"fmt"
 	"os"
-	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -89,30 +86,30 @@ func Load(path string, purpose ...Purpose) (*Config, Problems, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("reading config: %w", err)
 		}
-		fileProblems, l, fatal := parseFile(path, data)
+		fileProblems, l, values, fatal := parseFile(path, data)
 		problems, lines = append(problems, fileProblems...), l
 		if fatal {
 			return nil, problems, nil
 		}
-		v.SetConfigType("yaml")
-		if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
-			if len(fileProblems) == 0 { // otherwise viper's error repeats one of them
-				problems = append(problems, Problem{File: path, Key: "(file)", Message: err.Error()})
-			}
+		// The values as the walk read them: a key given twice (reported) does
+		// not keep viper from reading the others, and so from checking them.
+		if err := v.MergeConfigMap(values); err != nil {
+			problems = append(problems, Problem{File: path, Key: "(file)", Message: err.Error()})
 			return nil, problems, nil
 		}
 	}
-	// Keys whose values had the wrong type are reported once, by parseFile.
-	badKeys := map[string]bool{}
+	// Keys whose values had the wrong type are reported once, by parseFile:
+	// the checks of what they hold (their zero value) would only repeat it.
+	var badKeys []string
 	for _, p := range problems {
-		badKeys[p.Key] = true
+		badKeys = append(badKeys, p.Key)
 	}
 	cfg := &Config{}
 	if err := v.Unmarshal(cfg); err != nil && len(problems) == 0 {
 		return nil, Problems{{File: path, Key: "(environment " + EnvPrefix + "_*)", Message: err.Error()}}, nil
 	}
 	for _, p := range cfg.ValidateFor(append(purpose, ForCheck)[0]) {
-		if badKeys[p.Key] {
+		if under(p.Key, badKeys) {
 			continue
 		}
 		if env := fromEnv[stripIndices(p.Key)]; env != "" {
@@ -128,40 +125,26 @@ func Load(path string, purpose ...Purpose) (*Config, Problems, error) {
 
 // parseFile checks the file's syntax, keys and value types, recording lines.
 // fatal means the file could not be parsed at all.
-func parseFile(path string, data []byte) (problems Problems, lines yamlpos.Lines, fatal bool) {
+// values are the file's keys and values (a key given twice: its last value).
+func parseFile(path string, data []byte) (problems Problems, lines yamlpos.Lines, values map[string]any, fatal bool) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return Problems{yamlProblem(path, "(syntax)", err.Error())}, nil, true
+		return Problems{yamlProblem(path, "(syntax)", err.Error())}, nil, nil, true
 	}
 	if len(root.Content) == 0 {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	if root.Content[0].Kind != yaml.MappingNode {
 		return Problems{{File: path, Line: root.Content[0].Line, Key: "(document)",
-			Message: "expected a mapping of sections (cluster, rules, bgp, log)"}}, nil, true
+			Message: "expected a mapping of sections (cluster, rules, bgp, log)"}}, nil, nil, true
 	}
 	lines = yamlpos.Index(&root)
-	unknownKeys(&root, reflect.TypeOf(Config{}), "", func(key string, line int, msg string) {
+	checkNode(&root, func(key string, line int, msg string) {
 		problems = append(problems, Problem{File: path, Line: line, Key: key, Message: msg})
 	})
-	var typed Config
-	var te *yaml.TypeError
-	if err := root.Decode(&typed); errors.As(err, &te) {
-		for _, e := range te.Errors {
-			p := yamlProblem(path, "(value)", e)
-			p.Key = lines.KeyAt(p.Line)
-			if m := typeMismatch.FindStringSubmatch(p.Message); m != nil {
-				p.Message = fmt.Sprintf("found %s %q, expected %s", yamlTypeNames[m[1]], m[2], expected(p.Key, m[3]))
-			}
-			problems = append(problems, p)
-		}
-	} else if err != nil {
-		problems = append(problems, yamlProblem(path, "(value)", err.Error()))
-	}
-	return problems, lines, false
+	values, _ = nodeValue(root.Content[0]).(map[string]any)
+	return problems, lines, values, false
 }
-
-var typeMismatch = regexp.MustCompile("^cannot unmarshal !!(\\w+) `(.*)` into (\\S+)$")
 
 func yamlProblem(path, key, msg string) Problem {
 	p := Problem{File: path, Key: key, Message: msg}
@@ -172,5 +155,12 @@ func yamlProblem(path, key, msg string) Problem {
 	return p
 }
 
-var yamlTypeNames = map[string]string{"str": "the string", "int": "the number", "bool": "the boolean",
-	"float": "the number", "map": "a mapping", "seq": "a list", "null": "nothing"}
+// under tells whether key is one of keys or inside one.
+func under(key string, keys []string) bool {
+	for _, k := range keys {
+		if key == k || strings.HasPrefix(key, k+".") || strings.HasPrefix(key, k+"[") {
+			return true
+		}
+	}
+	return false
+}

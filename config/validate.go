@@ -52,7 +52,7 @@ func (c *Config) ValidateFor(purpose Purpose) Problems {
 	c.RTR.validate(add)
 	c.validateRun(add)
 	if _, err := zerolog.ParseLevel(c.Log.Level); err != nil || c.Log.Level == "" {
-		add("log.level", "unknown level %q (expected trace, debug, info, warn, error)", c.Log.Level)
+		add("log.level", "found %q, expected trace, debug, info, warn or error", c.Log.Level)
 	}
 	if !contains([]string{"auto", "json", "console"}, c.Log.Format) {
 		add("log.format", "unknown format %q (expected auto, json or console)", c.Log.Format)
@@ -95,11 +95,14 @@ func (b *BGPConfig) validate(add func(key, format string, args ...any)) {
 	}
 	for i, d := range b.DynamicNeighbors {
 		key := fmt.Sprintf("bgp.dynamicNeighbors[%d]", i)
-		if _, err := netip.ParsePrefix(d.Prefix); err != nil {
-			add(key+".prefix", "%q is not a CIDR (expected e.g. 10.0.0.0/24)", d.Prefix)
+		if p, err := netip.ParsePrefix(d.Prefix); err != nil {
+			add(key+".prefix", "found %q, expected a CIDR such as 10.0.0.0/24", d.Prefix)
+		} else {
+			checkHostBits(add, key+".prefix", p)
 		}
 		checkPeer(add, key, d.PeerSettings)
 	}
+	checkOverlaps(add, b.DynamicNeighbors)
 }
 
 const asnRequired = "required: routewarden's own AS number, 1–4294967295 (the peerASN the nodes configure for it)"
@@ -122,11 +125,11 @@ func (b *BGPConfig) validateForRun(add func(key, format string, args ...any)) {
 func checkPeer(add func(key, format string, args ...any), key string, s PeerSettings) {
 	if s.PasswordFile != "" {
 		if _, err := os.Stat(s.PasswordFile); err != nil {
-			add(key+".passwordFile", "cannot read the TCP MD5 password file: %v", err)
+			add(key+".passwordFile", "cannot read %q, the TCP MD5 password file: %v", s.PasswordFile, pathErr(err))
 		}
 	}
 	if hold := s.HoldTime; hold != 0 && (hold < 3*time.Second || hold > 65535*time.Second) {
-		add(key+".holdTime", "%s: a BGP hold time is 0 or 3s–65535s", hold)
+		add(key+".holdTime", "found %s, expected 0 or 3s–65535s (a BGP hold time)", hold)
 	}
 	if s.Role != "" && !contains(PeerRoles, s.Role) {
 		add(key+".role", "unknown role %q (expected node, a Cilium node peering with routewarden, or tor, "+
@@ -139,14 +142,16 @@ func checkAddr(add func(key, format string, args ...any), key, s string) {
 		return
 	}
 	if _, err := netip.ParseAddr(s); err != nil {
-		add(key, "%q is not an IP address", s)
+		add(key, "found %q, expected an IP address such as 10.0.0.1 or 2001:db8::1", s)
 	}
 }
 
 func checkCIDRs(add func(key, format string, args ...any), key string, ss []string) {
 	for i, s := range ss {
-		if _, err := netip.ParsePrefix(s); err != nil {
+		if p, err := netip.ParsePrefix(s); err != nil {
 			add(fmt.Sprintf("%s[%d]", key, i), "%q is not a CIDR (expected e.g. 10.244.0.0/16)", s)
+		} else {
+			checkHostBits(add, fmt.Sprintf("%s[%d]", key, i), p)
 		}
 	}
 }
@@ -169,7 +174,7 @@ func (c *Config) validateRun(add func(key, format string, args ...any)) {
 		"validation.convergence.vipAnnounce":     c.Validation.Convergence.VIPAnnounce,
 		"validation.convergence.vipWithdraw":     c.Validation.Convergence.VIPWithdraw} {
 		if d < 0 {
-			add(key, "%s is negative", d)
+			add(key, "found %s, expected a duration of 0 or more", d)
 		}
 	}
 	for kind, eps := range map[string][]EndpointConfig{"alertmanagers": c.Alerting.Alertmanagers,
@@ -177,13 +182,13 @@ func (c *Config) validateRun(add func(key, format string, args ...any)) {
 		for i, e := range eps {
 			key := fmt.Sprintf("alerting.%s[%d]", kind, i)
 			if u, err := url.Parse(e.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				add(key+".url", "%q is not an http(s) URL", e.URL)
+				add(key+".url", "found %q, expected an http(s) URL with a host, e.g. http://alertmanager:9093", e.URL)
 			}
 			for _, f := range []struct{ key, path string }{{"caFile", e.CAFile}, {"certFile", e.CertFile},
 				{"keyFile", e.KeyFile}, {"passwordFile", e.PasswordFile}, {"bearerTokenFile", e.BearerTokenFile}} {
 				if f.path != "" {
 					if _, err := os.Stat(f.path); err != nil {
-						add(key+"."+f.key, "cannot read: %v", err)
+						add(key+"."+f.key, "cannot read %q: %v", f.path, pathErr(err))
 					}
 				}
 			}
@@ -194,7 +199,10 @@ func (c *Config) validateRun(add func(key, format string, args ...any)) {
 	}
 	if c.HTTP.Listen != "" {
 		if _, _, err := net.SplitHostPort(c.HTTP.Listen); err != nil {
-			add("http.listen", "%q is not host:port (e.g. :9479): %v", c.HTTP.Listen, err)
+			add("http.listen", "found %q, expected host:port, e.g. \":9479\" (every address) or \"127.0.0.1:9479\"",
+				c.HTTP.Listen)
 		}
 	}
+	checkURL(add, "alerting.runbookBase", c.Alerting.RunbookBase)
+	checkURL(add, "alerting.externalURL", c.Alerting.ExternalURL)
 }

@@ -142,7 +142,7 @@ func checkServices(t *testing.T, c chartCase, objs []kubeObject) {
 	}
 }
 
-var statPath = regexp.MustCompile(`stat (/\S+): `)
+var statPath = regexp.MustCompile(`cannot read "(/[^"]+)"`)
 
 // checkConfig loads the ConfigMap's routewarden.yaml with routewarden's own loader (config.Load, as `run` and
 // `validate-config` do). The only problems allowed are files that do not exist here but are mounted from Secrets

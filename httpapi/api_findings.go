@@ -9,15 +9,18 @@ import (
 )
 
 type findingsResponse struct {
-	At        string            `json:"at"`
-	Now       string            `json:"now"` // when answered: clients compute ages from it, not their clock
-	WarmingUp bool              `json:"warmingUp"`
-	Frozen    bool              `json:"frozen"`
-	Inventory inventoryJSON     `json:"inventory"`
-	Summary   validator.Summary `json:"summary"`
-	Findings  []findingJSON     `json:"findings"`
-	Total     int               `json:"total"` // findings matching the filters, on every page
-	Continue  string            `json:"continue"`
+	At        string `json:"at"`
+	Now       string `json:"now"` // when answered: clients compute ages from it, not their clock
+	WarmingUp bool   `json:"warmingUp"`
+	Frozen    bool   `json:"frozen"`
+	// FrozenSince is when the inventory went away, while frozen ("" otherwise).
+	FrozenSince string            `json:"frozenSince"`
+	Warmup      warmupJSON        `json:"warmup"`
+	Inventory   inventoryJSON     `json:"inventory"`
+	Summary     validator.Summary `json:"summary"`
+	Findings    []findingJSON     `json:"findings"`
+	Total       int               `json:"total"` // findings matching the filters, on every page
+	Continue    string            `json:"continue"`
 }
 
 type inventoryJSON struct {
@@ -71,7 +74,9 @@ func (s *Server) findings(w http.ResponseWriter, q query) {
 	out := findingsResponse{At: timeText(st.At), Now: timeText(s.now()), WarmingUp: st.WarmingUp, Frozen: st.Frozen,
 		Inventory: inventoryJSON{Synced: st.Inventory.Synced, Available: st.Inventory.Available,
 			Reason: st.Inventory.Reason, Since: timeText(st.Inventory.Since)},
-		Summary: summaryOut(st.Summary), Findings: make([]findingJSON, 0, len(pg)), Total: len(sel), Continue: next}
+		Summary: summaryOut(st.Summary), Findings: make([]findingJSON, 0, len(pg)), Total: len(sel), Continue: next,
+		Warmup: warmupOut(st)}
+	_, out.FrozenSince = judgement(st)
 	for _, f := range pg {
 		out.Findings = append(out.Findings, s.finding(f))
 	}

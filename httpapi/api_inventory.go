@@ -188,11 +188,14 @@ func (s *Server) nodes(w http.ResponseWriter, q query) {
 			peersOf[n] = append(peersOf[n], addrText(p.Address))
 		}
 	}
-	j := newNodeJudge(s.src.State().Findings)
+	st := s.src.State()
+	judged, frozenSince := judgement(st)
+	j := newNodeJudge(st.Findings)
 	var sel []nodeJSON
 	var vs []verdict
 	for _, n := range validator.NodeStatuses(c, s.src.Routes()) {
 		nj := nodeOut(n, peersOf[n.Name])
+		nj.Judged, nj.FrozenSince = judged, frozenSince
 		v := j.judge(nj)
 		if (q.Get("node") == "" || n.Name == q.Get("node")) && matchProblems(q, v.problem) &&
 			matchWords(q.Get("q"), j.searchText(nj)...) {

@@ -136,6 +136,10 @@ type nodeJSON struct {
 	Announced []string `json:"announced"`
 	// Peers are the BGP peers whose address is one of the node's.
 	Peers []string `json:"peers"`
+	// Judged: the last validation judged the node (not during warm-up, nor
+	// while frozen); FrozenSince: since when its findings are frozen.
+	Judged      bool   `json:"judged"`
+	FrozenSince string `json:"frozenSince"`
 }
 
 func (s *Server) finding(t monitor.Tracked) findingJSON {

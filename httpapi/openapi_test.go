@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/routewarden/routewarden/internal/testdoc"
+	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator"
 )
 
@@ -141,6 +143,27 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 			t.Errorf("%s (%d): %s", path, code, err)
 		}
 	}
+	// Warming up: the state says whom it waits for.
+	warming := testSources(true)
+	healthy := warming.State
+	warming.State = func() monitor.State {
+		st := healthy()
+		st.WarmingUp, st.WarmupEnds = true, st.At.Add(time.Minute)
+		st.Awaiting = []monitor.AwaitedPeer{{Node: "node2", Addresses: []netip.Addr{netip.MustParseAddr("10.0.0.12")}}}
+		return st
+	}
+	wsrv := httptest.NewServer(New("127.0.0.1:0", warming, prometheus.NewRegistry(), zerolog.Nop()).Handler())
+	defer wsrv.Close()
+	for _, route := range []string{"/api/v1/findings", "/api/v1/nodes"} {
+		_, body := get(t, wsrv.URL+route)
+		var got any
+		if err := json.Unmarshal([]byte(body), &got); err != nil {
+			t.Fatalf("%s: %v", route, err)
+		}
+		for _, err := range v.check(doc.Paths[route].Get.Responses["200"].Content["application/json"].Schema, got, route) {
+			t.Errorf("%s (warming up): %s", route, err)
+		}
+	}
 	for name, s := range doc.Components.Schemas {
 		for prop := range s["properties"].(map[string]any) {
 			if !v.seen[name+"."+prop] {
@@ -233,4 +256,25 @@ func asStrings(v any) []string {
 		out = append(out, fmt.Sprint(x))
 	}
 	return out
+}
+
+// TestPathsListEveryRoute: Paths (run --help's list) names every endpoint.
+func TestPathsListEveryRoute(t *testing.T) {
+	listed := map[string]bool{}
+	for _, p := range Paths() {
+		listed[p.Path] = true
+	}
+	s := New("127.0.0.1:0", testSources(true), prometheus.NewRegistry(), zerolog.Nop())
+	want := []string{"/", "/metrics", "/healthz", "/readyz", "/api/v1/roas", "/api/v1/openapi.json"}
+	for _, e := range s.endpoints() {
+		want = append(want, e.path)
+	}
+	for _, p := range want {
+		if !listed[p] {
+			t.Errorf("%s is served but Paths does not list it", p)
+		}
+	}
+	if len(listed) != len(want) {
+		t.Errorf("Paths lists %d paths, the server answers %d", len(listed), len(want))
+	}
 }

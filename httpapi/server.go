@@ -155,11 +155,18 @@ func writeJSON(w http.ResponseWriter, v any) {
 	_ = enc.Encode(v)
 }
 
-// FindingURL links to a finding in the API, for an alert's generatorURL.
+// FindingURL links to a finding's row on the status page, for an alert's
+// generatorURL (a person follows it; the row links the finding's JSON).
 func FindingURL(base string, f validator.Finding) string {
-	q := url.Values{"rule": {string(f.Rule)}, "prefix": {f.Prefix.String()}}
+	return base + "/#" + url.PathEscape(FindingAnchor(f))
+}
+
+// FindingAnchor is the id of a finding's row on the status page (status.js's
+// findingID): finding-<rule>-<prefix>[-<node>].
+func FindingAnchor(f validator.Finding) string {
+	id := "finding-" + string(f.Rule) + "-" + f.Prefix.String()
 	if f.Node != "" {
-		q.Set("node", f.Node)
+		id += "-" + f.Node
 	}
-	return base + "/api/v1/findings?" + q.Encode()
+	return id
 }

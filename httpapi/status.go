@@ -1,19 +1,20 @@
 package httpapi
 
 import (
-	"bytes"
 	_ "embed" // the status page is compiled into the binary
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
 // statusPage is the status page: one self-contained HTML document (inline CSS
 // and JavaScript, no external asset, no build step) that reads the JSON API.
-// Its script is kept in status.js, status_pager.js and status_views.js, inlined
-// where status.html marks them.
-var statusPage = bytes.Replace(bytes.Replace(bytes.Replace(statusHTML, []byte("/*status.js*/"), statusJS, 1),
-	[]byte("/*status_pager.js*/"), statusPagerJS, 1), []byte("/*status_views.js*/"), statusViewsJS, 1)
+// Its script is kept in status.js, status_pager.js, status_views.js and
+// status_known.js, inlined where status.html marks them.
+var statusPage = []byte(strings.NewReplacer("/*status.js*/", string(statusJS), "/*status_pager.js*/",
+	string(statusPagerJS), "/*status_views.js*/", string(statusViewsJS), "/*status_known.js*/",
+	string(statusKnownJS)).Replace(string(statusHTML)))
 
 var (
 	//go:embed status.html
@@ -24,6 +25,8 @@ var (
 	statusPagerJS []byte
 	//go:embed status_views.js
 	statusViewsJS []byte
+	//go:embed status_known.js
+	statusKnownJS []byte
 )
 
 // statusCSP lets the page run its own inline script and style and talk to its

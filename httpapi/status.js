@@ -47,17 +47,20 @@ function row(attrs, problem, words, ...cells) {
 
 function findingWords(f) { return [f.rule, f.severity, f.prefix, f.node, f.peer, f.nextHop, f.owner, f.message]; }
 // renderFindings draws the shown page of the findings the search matches (every finding is a problem).
-function renderFindings(findings, now) {
+function renderFindings(findings, now, state) {
   const tbody = $("findings").tBodies[0], words = searchWords();
   const sorted = [...findings].sort((a, b) => (SEVERITY[b.severity] || 0) - (SEVERITY[a.severity] || 0) || (b.firing - a.firing))
     .filter((f) => words.every((w) => findingWords(f).filter(Boolean).join(" ").toLowerCase().includes(w)));
+  // A link to a finding (an alert's generatorURL) shows the page of the findings it is on.
+  const target = follow ? sorted.findIndex((f) => findingID(f) === decodeURIComponent(location.hash.slice(1))) : -1;
+  if (target >= 0) pages.findings.at = target - target % PAGE_ROWS;
   const shown = pageOf("findings", sorted);
-  if (!findings.length) return empty(tbody, 7, "No findings: the routes match the cluster.");
+  if (!findings.length) return empty(tbody, 7, noFindings(state, now));
   if (!shown.length) return empty(tbody, 7, "No finding matches the search.");
   tbody.replaceChildren(...shown.map((f) => {
     const owner = f.owner && (f.owner.includes("/") ? "Service " : "allocated to ") + f.owner;
     const since = instant(f.firingSince);
-    return row({ "data-rule": f.rule, "data-severity": f.severity, "data-firing": String(!!f.firing), "data-node": f.node || "",
+    return row({ id: findingID(f), "data-rule": f.rule, "data-severity": f.severity, "data-firing": String(!!f.firing), "data-node": f.node || "",
       "data-prefix": f.prefix }, true, findingWords(f),
       el("td", {}, el("span", { class: "badge " + f.severity, text: f.severity })),
       el("th", { scope: "row" }, el("code", { text: f.rule }), el("span", { class: "note", text: f.firing ? "firing" : "pending (hold-down)" })),
@@ -71,6 +74,8 @@ function renderFindings(findings, now) {
         webLink(f.silenceUrl, "silence", "noopener"), el("a", { href: findingAPI(f), text: "JSON" })));
   }));
 }
+// findingID is a finding's row id, the anchor of its alerts' generatorURL (server.go's FindingAnchor).
+function findingID(f) { return "finding-" + f.rule + "-" + f.prefix + (f.node ? "-" + f.node : ""); }
 function findingAPI(f) {
   const q = new URLSearchParams({ rule: f.rule, prefix: f.prefix });
   if (f.node) q.set("node", f.node);
@@ -100,19 +105,25 @@ function nodeRow(n, { byNode, noNode, peerState }) {
   const allocChips = alloc.map((p) => ann.includes(p) ? chip(p, "ok", "allocated and announced")
     : missing.has(p) ? chip(p, "missing", "allocated but not announced (missing-route)")
     : chip(p, "unannounced", "allocated, not announced, and not expected to be (node not Ready or out of scope)"));
+  const unjudged = n.judged === false && !n.frozenSince;
   const annChips = ann.map((p) => flagged.has(p) && !alloc.includes(p) ? chip(p, "wrong", "announced, but " + flagged.get(p))
+    : unjudged && !alloc.includes(p) ? chip(p, "unjudged", "announced, not judged yet (warming up)")
     : chip(p, "ok", alloc.includes(p) ? "allocated and announced" : "announced and valid"));
-  const status = annChips.some((c) => c.dataset.status === "wrong") ? "wrong"
+  const found = annChips.some((c) => c.dataset.status === "wrong") ? "wrong"
     : allocChips.some((c) => c.dataset.status === "missing") ? "missing" : "ok";
-  const label = { ok: "✓ OK", wrong: "✗ wrong", missing: "! missing" }[status];
+  // A node is OK only when the last validation judged it: not during warm-up, nor while frozen.
+  const frozen = instant(n.frozenSince), judged = n.judged !== false;
+  const status = judged || (frozen !== null && found !== "ok") ? found : frozen !== null ? "frozen" : "unjudged";
+  const label = { ok: "✓ OK", wrong: "✗ wrong", missing: "! missing", frozen: "❄ frozen", unjudged: "… not judged yet" }[status];
+  const when = frozen !== null ? "frozen since " + utc(frozen) : judged ? "" : "warming up";
   const notes = [!n.current && "no Node object", n.current && !n.ready && "NotReady", n.current && !n.managed && "no CiliumNode"]
     .filter(Boolean).join(", ");
   const rules = [...new Set(nf.map((f) => f.rule))], peers = n.peers || [];
   const r = row({ id: "node-" + n.name, "data-node": n.name, "data-status": status, "data-findings": nf.length },
-    status !== "ok" || nf.length > 0 || !!notes, [n.name, notes, ...(n.addresses || []), ...alloc, ...ann, ...rules, ...peers],
+    status === "wrong" || status === "missing" || nf.length > 0 || !!notes, [n.name, notes, ...(n.addresses || []), ...alloc, ...ann, ...rules, ...peers],
     el("th", { scope: "row" }, el("span", { text: n.name }), notes ? el("span", { class: "note", text: notes }) : null,
       el("span", { class: "note", text: (n.addresses || []).filter((a, i, all) => all.indexOf(a) === i).join(", ") })),
-    el("td", {}, el("span", { class: "badge " + status, text: label })),
+    el("td", {}, el("span", { class: "badge " + status, text: label }), when ? el("span", { class: "note", text: when }) : null),
     el("td", { "data-cell": "allocated" }, ...(allocChips.length ? allocChips : [el("span", { class: "muted", text: "none" })])),
     el("td", { "data-cell": "announced" }, ...(annChips.length ? annChips : [el("span", { class: "muted", text: "nothing" })])),
     el("td", { class: rules.length ? "" : "muted", text: rules.length ? nf.length + ": " + rules.join(", ") : "none" }),
@@ -199,9 +210,13 @@ function renderSummary(state, nodeTotal, peerTotal, down) {
     .filter(([, n]) => n);
   $("summary").textContent = [nodeTotal === null ? "nodes unknown" : nodeTotal + " nodes",
     peerTotal + " peers" + (down === null ? "" : " (" + (peerTotal - down) + " established)"), (state.summary.routes || 0) + " routes",
-    (state.total || fs.length) + " findings" + (bySev.length ? " (" + bySev.map(([s, n]) => n + " " + s).join(", ") + ")" : "")].join(" · ");
-  const notice = state.frozen ? "Findings are frozen: the cluster inventory is unavailable (" + (state.inventory.reason || "unknown") + ")."
-    : state.warmingUp ? "Warming up: nothing fires until the inventory synced and every expected peer sent End-of-RIB." : "";
+    state.warmingUp && !fs.length ? "findings not judged yet"
+      : (state.total || fs.length) + " findings" + (bySev.length ? " (" + bySev.map(([s, n]) => n + " " + s).join(", ") + ")" : "") +
+        (state.frozen ? " (frozen)" : "")].join(" · ");
+  const now = instant(state.now) || Date.now();
+  const notice = state.frozen ? "Findings frozen since " + frozenText(state.frozenSince, now) + ": the cluster inventory is unavailable (" +
+      (state.inventory.reason || "unknown") + "). The findings below are as they were then; nothing fires or resolves until it is back."
+    : state.warmingUp ? "Not judged yet: warming up, nothing is judged or fires (" + warmupText(state, now) + ")." : "";
   $("notice").hidden = !notice;
   $("notice").textContent = notice;
 }
@@ -209,7 +224,7 @@ function renderSummary(state, nodeTotal, peerTotal, down) {
 // renderRTR shows the RTR server's set and routers; the section stays hidden while it is off (404).
 async function renderRTR(now) {
   const res = await fetch("api/v1/roas", { cache: "no-store", headers: { Accept: "application/json" } }).catch(() => null);
-  $("rtr").hidden = !res || !res.ok;
+  $("rtr").hidden = $("roas-link").hidden = !res || !res.ok;
   if ($("rtr").hidden) return;
   const r = await res.json(), tbody = $("rtr-clients").tBodies[0];
   $("rtr-summary").textContent = [(r.ready ? r.count + " ROAs at serial " + r.serial : "no ROA set yet"),
@@ -248,7 +263,7 @@ async function refresh() {
     if (my !== seq) return;
     const now = instant(state.now) || Date.now();
     context = nodeContext(state.findings, down && down.filter((p) => p.state !== "established"));
-    renderFindings(state.findings, now);
+    renderFindings(state.findings, now, state);
     renderNodes(nodes, context);
     renderPeers(peers, now);
     renderTransitions(ts.transitions, now);

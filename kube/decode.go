@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -52,11 +53,15 @@ type Objects struct {
 	Ignored map[string]int
 	// CiliumNamespace is where cilium-config and bgp-config live; default kube-system.
 	CiliumNamespace string
+	// TypeProblems are fields whose values did not fit (decode_types.go).
+	TypeProblems []TypeProblem
+	lenient      bool
 }
 
 // ReadFiles decodes every file ("-" is standard input) into one Objects.
-func ReadFiles(paths []string) (*Objects, error) {
-	o := &Objects{}
+func ReadFiles(paths []string) (*Objects, error) { return readFiles(paths, &Objects{}) }
+
+func readFiles(paths []string, o *Objects) (*Objects, error) {
 	for _, p := range paths {
 		var data []byte
 		var err error
@@ -86,7 +91,7 @@ func (o *Objects) Decode(file string, data []byte) error {
 		var doc yaml.Node
 		err := dec.Decode(&doc)
 		if errors.Is(err, io.EOF) {
-			return nil
+			return o.typeError()
 		}
 		if err != nil {
 			return fmt.Errorf("%s: not valid JSON or YAML: %w", file, err)
@@ -170,7 +175,7 @@ func (o *Objects) decodeObject(file string, n *yaml.Node) error {
 		}
 		o.Ignored[tm.Kind]++
 	}
-	if err != nil {
+	if err != nil && !o.keepTypeErrors(err, what) {
 		return wrap(err)
 	}
 	return nil
@@ -178,7 +183,13 @@ func (o *Objects) decodeObject(file string, n *yaml.Node) error {
 
 func decodeInto[T any](n *yaml.Node, pos Pos, into *[]Sourced[T], withLines bool) error {
 	var v T
-	if err := n.Decode(&v); err != nil {
+	var kept error // the fields that did not fit: the object is kept without them
+	var te *yaml.TypeError
+	if err := n.Decode(&v); errors.As(err, &te) {
+		if kept = fieldTypeProblems(n, reflect.TypeOf(v), pos.File); kept == nil {
+			return err
+		}
+	} else if err != nil {
 		return err
 	}
 	s := Sourced[T]{Pos: pos, Object: v}
@@ -186,7 +197,7 @@ func decodeInto[T any](n *yaml.Node, pos Pos, into *[]Sourced[T], withLines bool
 		s.Lines = yamlpos.Index(n)
 	}
 	*into = append(*into, s)
-	return nil
+	return kept
 }
 
 func kindName(n *yaml.Node) string {

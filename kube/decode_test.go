@@ -95,7 +95,8 @@ func TestDecodeErrorsSayWhereAndWhat(t *testing.T) {
 			"      podCIDRs:\n      - 10.244.1.0/33\n", `c.yaml:8: CiliumNode n1: "10.244.1.0/33" is not a CIDR`},
 		{"bad address", "kind: CiliumNode\nmetadata: {name: n1}\nspec:\n  addresses: [{ip: banana}]\n",
 			`c.yaml:4: CiliumNode n1: "banana" is not an IP address`},
-		{"wrong type", "kind: Node\nmetadata: {name: n1}\nspec: {podCIDRs: 5}\n", "c.yaml:1: Node n1:"},
+		{"wrong type", "kind: Node\nmetadata: {name: n1}\nspec: {podCIDRs: 5}\n",
+			`c.yaml:3: Node n1: spec.podCIDRs: found the number "5", expected a list`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

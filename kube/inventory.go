@@ -62,6 +62,7 @@ type Inventory struct {
 	objects    map[schema.GroupVersionResource]map[string]*decodedObject // the live set's
 	tombstones []validator.DeletedNode
 	status     Status
+	stopping   <-chan struct{} // Run's ctx.Done(): a break after it is the shutdown's, not an outage
 	version    uint64
 	changedAt  time.Time // when version last changed: the event's time
 	changed    chan struct{}

@@ -11,8 +11,8 @@ import (
 // broke) sets it under the same hold of i.mu, so that an older decision
 // never overwrites a newer one.
 func (i *Inventory) setStatusLocked(available bool, reason string) {
-	if i.status.Available == available && i.status.Reason == reason {
-		return
+	if i.status.Available == available && i.status.Reason == reason || !available && i.shuttingDown() {
+		return // shutting down: the watches end because routewarden stops, the cluster is not away
 	}
 	if i.status.Available != available {
 		i.status.Since = time.Now()
@@ -24,6 +24,16 @@ func (i *Inventory) setStatusLocked(available bool, reason string) {
 	}
 	i.status.Available, i.status.Reason = available, reason
 	i.bumpLocked()
+}
+
+// shuttingDown reports whether Run's context ended; under i.mu.
+func (i *Inventory) shuttingDown() bool {
+	select {
+	case <-i.stopping:
+		return true
+	default:
+		return false
+	}
 }
 
 // Run checks the CRDs, starts the informers and probes the API server until
@@ -39,7 +49,7 @@ func (i *Inventory) Run(ctx context.Context) error {
 	}
 	defer i.stopSets()
 	i.mu.Lock()
-	i.gvrs = gvrs
+	i.gvrs, i.stopping = gvrs, ctx.Done()
 	i.startSetLocked(ctx)
 	i.mu.Unlock()
 	timer := time.NewTimer(0)

@@ -43,6 +43,10 @@ type State struct {
 	// (convergence.go); PendingChanges counts those still waiting.
 	Converged      []convergence.Completed `json:"-"`
 	PendingChanges int                     `json:"pendingChanges"`
+	// While warming up: when the warm-up timeout ends it (zero until the
+	// inventory synced) and the peers whose End-of-RIB would end it sooner.
+	WarmupEnds time.Time     `json:"warmupEnds,omitempty"`
+	Awaiting   []AwaitedPeer `json:"awaiting,omitempty"`
 }
 
 // Loop re-validates on every change.
@@ -56,7 +60,8 @@ type Loop struct {
 	engines   engineCache
 	conv      *converger
 	started   time.Time
-	warmEnded bool // warm-up ended from the inventory (warmup.go); only runOnce's goroutine
+	warmEnded bool          // warm-up ended from the inventory (warmup.go); only runOnce's goroutine
+	awaiting  []AwaitedPeer // whom warm-up waits for, as warmedUp last found; only runOnce's goroutine
 
 	mu      sync.RWMutex
 	optsGen uint64 // counts SetOptions calls
@@ -135,6 +140,9 @@ func (l *Loop) runOnce() time.Duration {
 	inv := l.cluster.InventoryStatus()
 	warmingUp := !inv.Synced || (l.warm != nil && now.Sub(l.started) < l.opts.WarmupTimeout && !l.warmedUp(now))
 	st := State{At: now, Inventory: inv, WarmingUp: warmingUp}
+	if warmingUp && inv.Synced {
+		st.WarmupEnds, st.Awaiting = l.started.Add(l.opts.WarmupTimeout), l.awaiting
+	}
 	var transitions []Transition
 	switch {
 	case !inv.Synced:

@@ -27,8 +27,14 @@ type PeerWarmup interface {
 // in ranges, the node's addresses in ranges (sorted by node name): the node
 // peers from one of them.
 func ExpectedPeers(c *validator.Cluster, ranges []netip.Prefix) [][]netip.Addr {
+	_, groups := expectedPeerNodes(c, ranges)
+	return groups
+}
+
+// expectedPeerNodes is ExpectedPeers with the name of each group's node.
+func expectedPeerNodes(c *validator.Cluster, ranges []netip.Prefix) (names []string, groups [][]netip.Addr) {
 	if c == nil || len(ranges) == 0 {
-		return nil
+		return nil, nil
 	}
 	managed := map[string][]netip.Addr{}
 	for _, cn := range c.CiliumNodes {
@@ -36,7 +42,6 @@ func ExpectedPeers(c *validator.Cluster, ranges []netip.Prefix) [][]netip.Addr {
 	}
 	nodes := slices.Clone(c.Nodes)
 	slices.SortFunc(nodes, func(a, b validator.Node) int { return compareStrings(a.Name, b.Name) })
-	var groups [][]netip.Addr
 	for _, n := range nodes {
 		cnAddrs, ok := managed[n.Name]
 		if !ok || !n.Ready {
@@ -49,10 +54,10 @@ func ExpectedPeers(c *validator.Cluster, ranges []netip.Prefix) [][]netip.Addr {
 			}
 		}
 		if len(in) > 0 {
-			groups = append(groups, in)
+			names, groups = append(names, n.Name), append(groups, in)
 		}
 	}
-	return groups
+	return names, groups
 }
 
 func inRanges(a netip.Addr, ranges []netip.Prefix) bool {
@@ -71,20 +76,29 @@ func compareStrings(a, b string) int {
 
 // warmedUp reports whether warm-up may end before its timeout. From the
 // inventory, once it has ended it stays ended: a node added later is a
-// change to validate, not a reason to go blind again.
+// change to validate, not a reason to go blind again. On the way it notes
+// whom warm-up waits for (l.awaiting), when the Warmup can say.
 func (l *Loop) warmedUp(now time.Time) bool {
+	l.awaiting = nil
 	if l.warm == nil || l.warmEnded {
 		return l.warmEnded
 	}
+	aw, _ := l.warm.(AwaitingWarmup)
 	if pw, ok := l.warm.(PeerWarmup); ok {
 		if ranges := pw.DynamicRanges(); len(ranges) > 0 {
 			if c, _, err := l.cluster.Cluster(now); err == nil {
-				if groups := ExpectedPeers(c, ranges); len(groups) > 0 {
+				if names, groups := expectedPeerNodes(c, ranges); len(groups) > 0 {
 					l.warmEnded = pw.WarmedUpPeers(groups)
+					if aw != nil && !l.warmEnded {
+						l.awaiting = awaited(aw, names, groups)
+					}
 					return l.warmEnded
 				}
 			}
 		}
+	}
+	if aw != nil {
+		l.awaiting = awaited(aw, nil, nil)
 	}
 	return l.warm.WarmedUp()
 }

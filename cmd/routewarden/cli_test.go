@@ -21,6 +21,9 @@ func TestValidateConfigGolden(t *testing.T) {
 		{"bad", []string{"--config", "routewarden.yaml", "bad-v2alpha1.yaml", "bad-peeringpolicy.yaml",
 			"legacy-bgp-config.yaml", "cilium-config-cluster-pool.yaml", "nodes.yaml"}, exitFindings},
 		{"bad-config", []string{"--config", "../../config/testdata/bad.yaml"}, exitFindings},
+		// localASN: 99999999999 is reported in routewarden's words and the other checks still run.
+		{"bad-types", []string{"--config", "routewarden.yaml", "bad-types.yaml", "cilium-config-cluster-pool.yaml",
+			"nodes.yaml"}, exitFindings},
 		{"overlapping-advertisements", []string{"--config", "routewarden.yaml", "good-v2.yaml",
 			"overlapping-advertisements.yaml", "cilium-config-cluster-pool.yaml", "nodes.yaml"}, exitFindings},
 		{"deploy-examples", []string{"--config", "../../deploy/examples/routewarden.yaml",

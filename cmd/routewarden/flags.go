@@ -77,8 +77,10 @@ func (t threshold) trips(worst validator.Severity) bool {
 	return !t.never && worst != 0 && worst >= t.sev
 }
 
-// parse validates -o against formats and --fail-on, adding problems to errs.
-func (r reportFlags) parse(errs *[]error, formats ...string) threshold {
+// parse validates -o against formats (a former name, -o text, becomes
+// today's) and --fail-on, adding problems to errs.
+func (r *reportFlags) parse(errs *[]error, formats ...string) threshold {
+	r.output = outputName(r.output)
 	if err := choice("-o", r.output, formats); err != nil {
 		*errs = append(*errs, err)
 	}

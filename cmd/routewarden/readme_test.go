@@ -90,29 +90,3 @@ func TestReadmeExamples(t *testing.T) {
 		}
 	}
 }
-
-// TestReadmeVersionExample: the version example of docs/deployment.md shows the
-// GoBGP that go.mod requires, not one from before an upgrade.
-func TestReadmeVersionExample(t *testing.T) {
-	gomod, err := os.ReadFile("../../go.mod")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`github.com/osrg/gobgp/v\d+ (v\S+)`).FindSubmatch(gomod)
-	if m == nil {
-		t.Fatal("go.mod requires no GoBGP")
-	}
-	doc, err := os.ReadFile("../../docs/deployment.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	shown := regexp.MustCompile(`(?m)^  gobgp +(\S+)$`).FindAllSubmatch(doc, -1)
-	if len(shown) == 0 {
-		t.Error("docs/deployment.md shows no routewarden version output")
-	}
-	for _, s := range shown {
-		if string(s[1]) != string(m[1]) {
-			t.Errorf("docs/deployment.md shows gobgp %s, go.mod requires %s", s[1], m[1])
-		}
-	}
-}

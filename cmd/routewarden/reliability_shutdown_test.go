@@ -99,7 +99,13 @@ func TestReliabilityShutdown(t *testing.T) {
 				a.Labels["alertname"], a.Status.State, a.EndsAt)
 		}
 	}
-	if tail := logs.String()[logged:]; strings.Contains(tail, `"level":"error"`) {
-		t.Errorf("errors logged on the way out:\n%s", tail)
+	tail := logs.String()[logged:]
+	if strings.Contains(tail, `"level":"error"`) || strings.Contains(tail, `"level":"warn"`) {
+		t.Errorf("errors or warnings logged on the way out (a shutdown is not an outage):\n%s", tail)
+	}
+	for _, want := range []string{`"message":"stopping: `, `"message":"stopped"`} {
+		if !strings.Contains(tail, want) {
+			t.Errorf("no %s line on the way out:\n%s", want, tail)
+		}
 	}
 }

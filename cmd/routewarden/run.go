@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/routewarden/routewarden/config"
+	"github.com/routewarden/routewarden/httpapi"
 	"github.com/routewarden/routewarden/kube"
 )
 
@@ -24,8 +28,8 @@ cilium-config (read-only), and
 re-validates on every change. Findings that persist for validation.holdDown fire as Alertmanager alerts and
 resolve when the routes and the cluster agree again.
 
-HTTP (http.listen, default :9479): / (the status page: nodes, peers and findings, refreshing by itself),
-/metrics, /healthz, /readyz, /api/v1/findings, /api/v1/routes, /api/v1/peers, /api/v1/nodes.
+HTTP (http.listen, default :9479):
+` + httpPathsHelp() + `
 BMP (bgp.bmp.listen, off by default): a BMP station for ToR routers and Cilium nodes (RFC 7854).
 
 Every configuration problem is reported before anything starts (exit 2), the same ones validate-config
@@ -76,8 +80,16 @@ live (unaffected BGP sessions stay up); an invalid file is refused and the runni
 				p.reloader = &reloader{path: f.configFile, current: cfg, p: p, log: log, signals: reload,
 					poll: 2 * time.Second}
 			}
+			// SIGTERM or an interrupt ends cmd.Context(): say so, and when it is done.
+			stopping := context.AfterFunc(cmd.Context(), func() {
+				log.Info().Msg("stopping: closing the BGP sessions, the API and the watches (firing alerts are not resolved)")
+			})
 			if err := p.run(cmd.Context()); err != nil {
+				stopping()
 				return runtimeErr(err)
+			}
+			if !stopping() {
+				log.Info().Msg("stopped")
 			}
 			return nil
 		},
@@ -87,4 +99,13 @@ live (unaffected BGP sessions stay up); an invalid file is refused and the runni
 	fl.StringVar(&f.kubeconfig, "kubeconfig", "", "kubeconfig file (default: in-cluster, else $KUBECONFIG or ~/.kube/config)")
 	fl.StringVar(&f.kubeContext, "context", "", "kubeconfig context")
 	return cmd
+}
+
+// httpPathsHelp lists every HTTP path for run --help, one a line.
+func httpPathsHelp() string {
+	var b strings.Builder
+	for _, p := range httpapi.Paths() {
+		fmt.Fprintf(&b, "  %-22s %s\n", p.Path, p.What)
+	}
+	return b.String()
 }

@@ -47,7 +47,7 @@ starts with, and, given Cilium objects (kubectl -o yaml/json output or manifests
 	fl.StringVar(&f.configFile, "config", "", "routewarden config file")
 	fl.StringVar(&f.ipamMode, "ipam-mode", "", "Cilium IPAM mode, overriding cilium-config: "+
 		strings.Join(config.IPAMModes, ", "))
-	fl.StringVarP(&f.output, "output", "o", "text", "output: text, json, yaml")
+	fl.StringVarP(&f.output, "output", "o", "table", "output: table, json, yaml")
 	fl.StringVar(&f.failOn, "fail-on", "warning", "exit 1 when a problem is at least: info, warning, critical, never")
 	return cmd
 }
@@ -55,7 +55,7 @@ starts with, and, given Cilium objects (kubectl -o yaml/json output or manifests
 func runValidateConfig(cmd *cobra.Command, g *globalFlags, f *validateFlags, args []string) error {
 	var errs []error
 	g.validateLogFlags(&errs)
-	thr := f.reportFlags.parse(&errs, "text", "json", "yaml")
+	thr := f.reportFlags.parse(&errs, "table", "json", "yaml")
 	validateIPAMMode(&errs, f.ipamMode)
 	if f.configFile == "" && len(args) == 0 {
 		errs = append(errs, errors.New("nothing to validate: give --config and/or Cilium object files (see --help)"))
@@ -101,9 +101,14 @@ func runValidateConfig(cmd *cobra.Command, g *globalFlags, f *validateFlags, arg
 }
 
 func crossCheck(cfg *config.Config, f *validateFlags, files []string) ([]lint.Problem, error) {
-	objs, err := kube.ReadFiles(files)
+	objs, err := kube.ReadLintFiles(files)
 	if err != nil {
 		return nil, err
+	}
+	var typed []lint.Problem // values that did not fit: the objects are checked without them
+	for _, p := range objs.TypeProblems {
+		typed = append(typed, lint.Problem{Severity: validator.SeverityCritical, Where: p.Pos.String(),
+			Object: p.Object, Field: p.Field, Message: p.Message})
 	}
 	ipam, err := objs.IPAM(clusterOptions(cfg, f.ipamMode))
 	if err != nil {
@@ -122,6 +127,7 @@ func crossCheck(cfg *config.Config, f *validateFlags, files []string) ([]lint.Pr
 			problems[i].Where = pos.String()
 		}
 	}
+	problems = append(problems, typed...)
 	lint.Sort(problems)
 	return problems, nil
 }
@@ -146,7 +152,7 @@ func writeProblems(w io.Writer, format string, problems []lint.Problem) error {
 	for _, p := range problems {
 		counts[p.Severity.String()]++
 	}
-	if format != "text" {
+	if format != "table" {
 		if problems == nil {
 			problems = []lint.Problem{}
 		}

@@ -69,11 +69,12 @@ func newVersionCmd() *cobra.Command {
   routewarden version -o json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := choice("-o", output, []string{"text", "json", "yaml"}); err != nil {
+			output = outputName(output)
+			if err := choice("-o", output, []string{"table", "json", "yaml"}); err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}
 			v := buildVersion()
-			if output != "text" {
+			if output != "table" {
 				return writeStructured(cmd.OutOrStdout(), output, v)
 			}
 			_, err := fmt.Fprintf(cmd.OutOrStdout(), "routewarden %s\n  commit  %s\n  built   %s\n  go      %s\n  gobgp   %s\n",
@@ -81,7 +82,7 @@ func newVersionCmd() *cobra.Command {
 			return err
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "output: text, json, yaml")
+	cmd.Flags().StringVarP(&output, "output", "o", "table", "output: table, json, yaml")
 	return cmd
 }
 

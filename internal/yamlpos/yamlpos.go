@@ -63,14 +63,3 @@ func (l Lines) Line(key string) int {
 	}
 	return 0
 }
-
-// KeyAt returns the deepest key on a line ("" when none).
-func (l Lines) KeyAt(line int) string {
-	best := ""
-	for k, n := range l {
-		if n == line && (len(k) > len(best) || len(k) == len(best) && k < best) {
-			best = k
-		}
-	}
-	return best
-}
