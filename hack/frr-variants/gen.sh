@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Regenerates bgp/dump/testdata/frr/: the outputs of FRR 8.4's route
+# commands, in every variant routewarden reads, from a real ToR: two
+# standalone bgpd (no zebra, nothing reaches the kernel) on 127.0.0.0/8, a
+# "node" (AS 65010, 127.0.1.11) announcing a pod CIDR with communities, large
+# communities and LOCAL_PREF-free eBGP attributes, and a "ToR" (AS 65000,
+# 127.0.2.1) holding it plus its own routes (network statements: its rack
+# subnet and loopback, peerId "(unspec)"), with soft-reconfiguration inbound
+# so that received-routes answers.
+#
+# Usage: hack/frr-variants/gen.sh   (needs Debian's frr: /usr/lib/frr/bgpd, vtysh)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+OUT="$ROOT/bgp/dump/testdata/frr"
+TMP="$(mktemp -d)"
+PORT="${FRR_VARIANTS_PORT:-17917}"
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$TMP"; }
+trap cleanup EXIT
+
+bgpd() { # name addr config
+	mkdir -p "$TMP/$1"
+	printf '%s\n' "$3" >"$TMP/$1/bgpd.conf"
+	/usr/lib/frr/bgpd --no_zebra --skip_runas -f "$TMP/$1/bgpd.conf" -i "$TMP/$1/bgpd.pid" \
+		--vty_socket "$TMP/$1" -P 0 -l "$2" -p "$PORT" --log "file:$TMP/$1/log" &
+	pids+=($!)
+}
+vty() { local d=$1; shift; local a=(); for c in "$@"; do a+=(-c "$c"); done; vtysh --vty_socket "$TMP/$d" -d bgpd "${a[@]}"; }
+
+bgpd node 127.0.1.11 "frr defaults traditional
+hostname node1
+router bgp 65010
+ bgp router-id 10.0.0.11
+ no bgp ebgp-requires-policy
+ no bgp network import-check
+ neighbor 127.0.2.1 remote-as 65000
+ neighbor 127.0.2.1 port $PORT
+ neighbor 127.0.2.1 update-source 127.0.1.11
+ address-family ipv4 unicast
+  network 10.244.1.0/24 route-map pods
+  neighbor 127.0.2.1 route-map nh out
+ exit-address-family
+route-map pods permit 10
+ set community 65010:100 65535:666
+ set large-community 65010:1:2
+route-map nh permit 10
+ set ip next-hop 10.0.0.11"
+
+bgpd tor 127.0.2.1 "frr defaults traditional
+hostname tor1
+router bgp 65000
+ bgp router-id 192.0.2.1
+ no bgp ebgp-requires-policy
+ no bgp network import-check
+ neighbor 127.0.1.11 remote-as 65010
+ neighbor 127.0.1.11 port $PORT
+ neighbor 127.0.1.11 update-source 127.0.2.1
+ address-family ipv4 unicast
+  network 10.0.0.0/24
+  network 192.0.2.1/32
+  neighbor 127.0.1.11 soft-reconfiguration inbound
+  neighbor 127.0.1.11 route-map nh out
+ exit-address-family
+route-map nh permit 10
+ set ip next-hop 10.0.0.1"
+
+for _ in $(seq 100); do
+	if vty tor 'show bgp ipv4 unicast json' 2>/dev/null | grep -q '10.244.1.0/24'; then break; fi
+	sleep 0.2
+done
+vty tor "show bgp ipv4 unicast json" | grep -q 10.244.1.0/24 || { vty node "show bgp ipv4 unicast" "show bgp summary" >&2; vty tor "show bgp ipv4 unicast" "show bgp summary" >&2; exit 1; }; false && { echo "the ToR got no route" >&2; cat "$TMP"/*/log >&2; exit 1; }
+sleep 1 # let the node's table settle (its advertised routes)
+
+mkdir -p "$OUT"
+vty tor 'show bgp ipv4 unicast json' >"$OUT/tor-unicast.json"
+vty tor 'show bgp ipv4 unicast json detail' >"$OUT/tor-unicast-detail.json"
+vty tor 'show bgp ipv4 unicast' >"$OUT/tor-unicast.txt"
+vty tor 'show bgp ipv4 unicast neighbors 127.0.1.11 received-routes json' >"$OUT/tor-received-routes.json"
+vty tor 'show bgp ipv4 unicast neighbors 127.0.1.11 routes json' >"$OUT/tor-neighbor-routes.json"
+vty node 'show bgp ipv4 unicast neighbors 127.0.2.1 advertised-routes json' >"$OUT/node-advertised-routes.json"
+vty tor 'show version' | head -1 >"$OUT/VERSION"
+echo "wrote $OUT" >&2
