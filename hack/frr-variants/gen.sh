@@ -69,7 +69,7 @@ for _ in $(seq 100); do
 	if vty tor 'show bgp ipv4 unicast json' 2>/dev/null | grep -q '10.244.1.0/24'; then break; fi
 	sleep 0.2
 done
-vty tor "show bgp ipv4 unicast json" | grep -q 10.244.1.0/24 || { vty node "show bgp ipv4 unicast" "show bgp summary" >&2; vty tor "show bgp ipv4 unicast" "show bgp summary" >&2; exit 1; }; false && { echo "the ToR got no route" >&2; cat "$TMP"/*/log >&2; exit 1; }
+vty tor 'show bgp ipv4 unicast json' | grep -q '10.244.1.0/24' || { echo "the ToR got no route" >&2; cat "$TMP"/*/log >&2; exit 1; }
 sleep 1 # let the node's table settle (its advertised routes)
 
 mkdir -p "$OUT"
@@ -79,5 +79,17 @@ vty tor 'show bgp ipv4 unicast' >"$OUT/tor-unicast.txt"
 vty tor 'show bgp ipv4 unicast neighbors 127.0.1.11 received-routes json' >"$OUT/tor-received-routes.json"
 vty tor 'show bgp ipv4 unicast neighbors 127.0.1.11 routes json' >"$OUT/tor-neighbor-routes.json"
 vty node 'show bgp ipv4 unicast neighbors 127.0.2.1 advertised-routes json' >"$OUT/node-advertised-routes.json"
+
+# The ToR's policy then drops the node's pod CIDR: its table after the policy.
+vty tor 'configure terminal' 'ip prefix-list pods seq 5 deny 10.244.1.0/24' \
+	'ip prefix-list pods seq 10 permit 0.0.0.0/0 le 32' 'router bgp 65000' 'address-family ipv4 unicast' \
+	'neighbor 127.0.1.11 prefix-list pods in' >/dev/null
+vty tor 'clear bgp ipv4 unicast 127.0.1.11 soft in' >/dev/null
+for _ in $(seq 100); do
+	vty tor 'show bgp ipv4 unicast json' | grep -q '10.244.1.0/24' || break
+	sleep 0.2
+done
+vty tor 'show bgp ipv4 unicast json' >"$OUT/tor-unicast-filtered.json"
+grep -q '10.244.1.0/24' "$OUT/tor-unicast-filtered.json" && { echo "the ToR's policy dropped nothing" >&2; exit 1; }
 vty tor 'show version' | head -1 >"$OUT/VERSION"
 echo "wrote $OUT" >&2
