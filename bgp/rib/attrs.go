@@ -87,7 +87,7 @@ func attrKey(b []byte, r *validator.Attributes) []byte {
 	} else {
 		b = append(b, 0)
 	}
-	return append(b, byte(b2i(r.PostPolicy)), byte(b2i(r.Relayed)))
+	return append(b, byte(b2i(r.PostPolicy)), byte(b2i(r.Relayed)), byte(r.Unseen))
 }
 
 // appendStrings encodes a list with its length first, so that two lists in a
