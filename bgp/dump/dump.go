@@ -58,11 +58,14 @@ func Read(name string, r *bufio.Reader, format string, opts ...Option) ([]valida
 	for _, opt := range opts {
 		opt(&o)
 	}
+	head, err := peek(r, 4096)
+	if err != nil {
+		return nil, "", fmt.Errorf("reading routes from %s: %w", name, err)
+	}
+	if err := sniff(name, head); err != nil {
+		return nil, "", err
+	}
 	if format == "" || format == "auto" {
-		head, err := peek(r, 4096)
-		if err != nil {
-			return nil, "", fmt.Errorf("reading routes from %s: %w", name, err)
-		}
 		format = Detect(head)
 		if format == "" {
 			if len(bytes.TrimSpace(head)) == 0 {
@@ -74,7 +77,6 @@ func Read(name string, r *bufio.Reader, format string, opts ...Option) ([]valida
 		}
 	}
 	var routes []validator.Route
-	var err error
 	switch format {
 	case "gobgp":
 		routes, err = readGoBGP(name, r)

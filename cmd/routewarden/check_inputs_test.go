@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,14 +19,32 @@ const frrVariants = "../../bgp/dump/testdata/frr"
 // and compares exit code, output and error whole (testdata/check-inputs,
 // -update rewrites them).
 func TestCheckInputs(t *testing.T) {
+	if golden.Updating() {
+		dumpClusterInputs(t)
+	}
 	cluster := filepath.Join(scenarioDir, "healthy-20-nodes")
 	base := []string{"check", "-o", "wide", "--cluster", filepath.Join(cluster, "cluster.json"), "--cluster",
 		filepath.Join(cluster, "cilium-config.yaml"), "--families", "ipv4", "--fail-on", "never"}
 	frr := func(name string) string { return filepath.Join(frrVariants, name) }
+	kube := func(name string) string { return filepath.Join(clusterInputs, name) }
+	routes := []string{"--routes", frr("tor-unicast-detail.json")}
 	for _, tc := range []struct {
 		name string
 		args []string
 	}{
+		// FRR's text output, detected and with --routes-format frr: "run it with json".
+		{"frr-text", []string{"--routes", frr("tor-unicast.txt")}},
+		{"frr-text-format-frr", []string{"--routes-format", "frr", "--routes", frr("tor-unicast.txt")}},
+		{"frr-truncated", []string{"--routes", frr("tor-unicast-truncated.json")}},
+		// Cluster files that hold nothing routewarden reads, or are cut short.
+		{"cluster-pods-only", append([]string{"check", "--cluster", kube("pods.yaml")}, routes...)},
+		{"cluster-kubeconfig", append([]string{"check", "--cluster", kube("kubeconfig.yaml")}, routes...)},
+		{"cluster-kubectl-table", append([]string{"check", "--cluster", kube("nodes-wide.txt")}, routes...)},
+		{"cluster-truncated-json", append([]string{"check", "--cluster", kube("nodes-truncated.json")}, routes...)},
+		{"validate-config-misspelt-kind", []string{"validate-config", "--config", filepath.Join(vcDir, "routewarden.yaml"),
+			kube("cilium-misspelt-kind.yaml")}},
+		{"validate-config-unknown-version", []string{"validate-config", "--config", filepath.Join(vcDir,
+			"routewarden.yaml"), kube("cilium-unknown-version.yaml")}},
 		// A ToR's own routes ("peerId": "(unspec)") are read as the router's.
 		{"frr-tor-own-routes", []string{"--routes", frr("tor-unicast.json")}},
 		{"frr-received-routes-no-peer", []string{"--routes", frr("tor-received-routes.json")}},
@@ -35,7 +54,11 @@ func TestCheckInputs(t *testing.T) {
 			"--tor-routes", frr("tor-unicast-filtered.json")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			code, out, stderr := runCLI(t, append(base, tc.args...)...)
+			args := append(slices.Clone(base), tc.args...)
+			if tc.args[0] == "check" || tc.args[0] == "validate-config" {
+				args = tc.args // its own command and cluster
+			}
+			code, out, stderr := runCLI(t, args...)
 			got := fmt.Sprintf("exit %d\n--- stdout\n%s--- stderr\n%s", code, out, stderr)
 			if strings.Contains(got, "invalid IP") {
 				t.Errorf("a message prints an invalid address:\n%s", got)

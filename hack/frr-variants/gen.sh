@@ -76,6 +76,8 @@ mkdir -p "$OUT"
 vty tor 'show bgp ipv4 unicast json' >"$OUT/tor-unicast.json"
 vty tor 'show bgp ipv4 unicast json detail' >"$OUT/tor-unicast-detail.json"
 vty tor 'show bgp ipv4 unicast' >"$OUT/tor-unicast.txt"
+# A dump cut short (a closed ssh session, a full disk): the detail form's first 1000 bytes.
+head -c 1000 "$OUT/tor-unicast-detail.json" >"$OUT/tor-unicast-truncated.json"
 vty tor 'show bgp ipv4 unicast neighbors 127.0.1.11 received-routes json' >"$OUT/tor-received-routes.json"
 vty tor 'show bgp ipv4 unicast neighbors 127.0.1.11 routes json' >"$OUT/tor-neighbor-routes.json"
 vty node 'show bgp ipv4 unicast neighbors 127.0.2.1 advertised-routes json' >"$OUT/node-advertised-routes.json"
