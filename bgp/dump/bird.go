@@ -21,8 +21,10 @@ var (
 	birdLarge     = regexp.MustCompile(`\((\d+),\s*(\d+),\s*(\d+)\)`)
 )
 
-// birdPlainUnseen is what `birdc show route` (without all) does not show.
-const birdPlainUnseen = noCommunity | validator.UnseenLocalPref | validator.UnseenASPath
+// birdPlainUnseen is what `birdc show route` (without all) does not show:
+// no attribute, and its "via" is the forwarding gateway (or only "dev lo"
+// for a next hop resolved recursively), not BGP's next hop.
+const birdPlainUnseen = noCommunity | validator.UnseenLocalPref | validator.UnseenASPath | validator.UnseenNextHop
 
 // readBIRD reads `birdc show route all` (with or without "via … on IFACE" lines).
 func readBIRD(name string, r *bufio.Reader) ([]validator.Route, error) {
@@ -41,7 +43,7 @@ func readBIRD(name string, r *bufio.Reader) ([]validator.Route, error) {
 				cur.NextHop = viaNH
 			}
 			if !bgpAttrs {
-				// `show route` without all: no attributes, the next hop from "via".
+				// `show route` without all: no attributes; the next hop, if any, from "via".
 				cur.Unseen = birdPlainUnseen
 			}
 			routes = append(routes, *cur)

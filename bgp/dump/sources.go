@@ -18,7 +18,7 @@ type Source struct {
 	Fuller string
 }
 
-// What FRR 8.4 prints (measured with Debian's frr, hack/frr-variants/gen.sh):
+// What FRR 8.4 prints (measured with Debian's frr, hack/dump-variants/gen.sh):
 // `show bgp … json` has next hop, AS path and locPrf (when the path carries
 // LOCAL_PREF) but no communities; `json detail` adds them; received-routes
 // and advertised-routes print no communities either, and advertised-routes

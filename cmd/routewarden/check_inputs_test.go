@@ -11,9 +11,9 @@ import (
 )
 
 // frrVariants holds what FRR 8.4's bgpd printed for a ToR and a node
-// (hack/frr-variants/gen.sh): node01 (10.0.0.11) of healthy-20-nodes sends
+// (hack/dump-variants/gen.sh): node01 (10.0.0.11) of healthy-20-nodes sends
 // its pod CIDR from 127.0.1.11, the ToR holds its own routes too.
-const frrVariants = "../../bgp/dump/testdata/frr"
+const frrVariants = "../../bgp/dump/testdata/variants"
 
 // TestCheckInputs feeds check the outputs operators have, real tools' each,
 // and compares exit code, output and error whole (testdata/check-inputs,

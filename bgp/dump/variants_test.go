@@ -11,12 +11,12 @@ import (
 	"github.com/routewarden/routewarden/validator"
 )
 
-// TestFRRVariants reads what FRR 8.4's bgpd printed for a ToR holding a
-// node's pod CIDR and its own routes (testdata/frr, hack/frr-variants/gen.sh):
-// every variant is read with the peer it belongs to, the ToR's own paths as
-// the router's (no peer, its router ID), and each route says which attributes
-// its command cannot show; errors are compared whole.
-func TestFRRVariants(t *testing.T) {
+// TestVariants reads what FRR 8.4's bgpd and BIRD 2.0.12 printed for a ToR
+// holding a node's pod CIDR and its own routes (testdata/variants,
+// hack/dump-variants/gen.sh): every variant is read with the peer it belongs
+// to, the ToR's own paths as the router's (no peer, its router ID), and each
+// route says which attributes its command cannot show; errors are compared whole.
+func TestVariants(t *testing.T) {
 	var b strings.Builder
 	for _, tc := range []struct {
 		file string
@@ -29,6 +29,8 @@ func TestFRRVariants(t *testing.T) {
 		{"tor-received-routes.json", "127.0.1.11"},
 		{"node-advertised-routes.json", ""},
 		{"node-advertised-routes.json", "127.0.1.11"},
+		{"bird-show-route-all.txt", ""},
+		{"bird-show-route.txt", ""},
 	} {
 		var opts []Option
 		name := tc.file
@@ -37,7 +39,7 @@ func TestFRRVariants(t *testing.T) {
 			name += "@" + tc.peer
 		}
 		fmt.Fprintf(&b, "== %s\n", name)
-		rs, format, err := ReadFile(filepath.Join("testdata", "frr", tc.file), "auto", opts...)
+		rs, format, err := ReadFile(filepath.Join("testdata", "variants", tc.file), "auto", opts...)
 		if err != nil {
 			fmt.Fprintf(&b, "error: %v\n", err)
 			continue
@@ -52,7 +54,7 @@ func TestFRRVariants(t *testing.T) {
 			b.WriteString("\n")
 		}
 	}
-	golden.Assert(t, filepath.Join("testdata", "frr", "read.golden"), []byte(b.String()))
+	golden.Assert(t, filepath.Join("testdata", "variants", "read.golden"), []byte(b.String()))
 }
 
 func unseenNames(s validator.AttrSet) string {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates bgp/dump/testdata/frr/: the outputs of FRR 8.4's route
+# Regenerates bgp/dump/testdata/variants/: the outputs of FRR 8.4's route
 # commands, in every variant routewarden reads, from a real ToR: two
 # standalone bgpd (no zebra, nothing reaches the kernel) on 127.0.0.0/8, a
 # "node" (AS 65010, 127.0.1.11) announcing a pod CIDR with communities, large
@@ -8,11 +8,14 @@
 # subnet and loopback, peerId "(unspec)"), with soft-reconfiguration inbound
 # so that received-routes answers.
 #
-# Usage: hack/frr-variants/gen.sh   (needs Debian's frr: /usr/lib/frr/bgpd, vtysh)
+# BIRD 2 (127.0.3.1, AS 65000) takes the node's routes too, for `show route`
+# with and without `all` (bird-*.txt).
+#
+# Usage: hack/dump-variants/gen.sh   (needs Debian's frr and bird2)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-OUT="$ROOT/bgp/dump/testdata/frr"
+OUT="$ROOT/bgp/dump/testdata/variants"
 TMP="$(mktemp -d)"
 PORT="${FRR_VARIANTS_PORT:-17917}"
 pids=()
@@ -37,9 +40,13 @@ router bgp 65010
  neighbor 127.0.2.1 remote-as 65000
  neighbor 127.0.2.1 port $PORT
  neighbor 127.0.2.1 update-source 127.0.1.11
+ neighbor 127.0.3.1 remote-as 65000
+ neighbor 127.0.3.1 port $((PORT + 1))
+ neighbor 127.0.3.1 update-source 127.0.1.11
  address-family ipv4 unicast
   network 10.244.1.0/24 route-map pods
   neighbor 127.0.2.1 route-map nh out
+  neighbor 127.0.3.1 route-map nh out
  exit-address-family
 route-map pods permit 10
  set community 65010:100 65535:666
@@ -65,6 +72,23 @@ router bgp 65000
 route-map nh permit 10
  set ip next-hop 10.0.0.1"
 
+# BIRD: no kernel protocol; next hops resolve through an IGP table of its own.
+mkdir -p "$TMP/bird"
+cat >"$TMP/bird/bird.conf" <<BIRD
+router id 192.0.2.3;
+ipv4 table igp4;
+protocol device {}
+protocol static igp_static4 { ipv4 { table igp4; }; route 0.0.0.0/0 via "lo"; }
+protocol bgp node1 {
+	local 127.0.3.1 port $((PORT + 1)) as 65000; # BIRD listens on every address
+	neighbor 127.0.1.11 port $PORT as 65010;
+	multihop;
+	ipv4 { import all; export none; gateway recursive; igp table igp4; };
+}
+BIRD
+bird -f -c "$TMP/bird/bird.conf" -s "$TMP/bird/sock" -P "$TMP/bird/pid" &
+pids+=($!)
+
 for _ in $(seq 100); do
 	if vty tor 'show bgp ipv4 unicast json' 2>/dev/null | grep -q '10.244.1.0/24'; then break; fi
 	sleep 0.2
@@ -72,7 +96,14 @@ done
 vty tor 'show bgp ipv4 unicast json' | grep -q '10.244.1.0/24' || { echo "the ToR got no route" >&2; cat "$TMP"/*/log >&2; exit 1; }
 sleep 1 # let the node's table settle (its advertised routes)
 
+for _ in $(seq 100); do
+	birdc -s "$TMP/bird/sock" show route 2>/dev/null | grep -q '10.244.1.0/24' && break
+	sleep 0.2
+done
 mkdir -p "$OUT"
+birdc -s "$TMP/bird/sock" show route >"$OUT/bird-show-route.txt"
+birdc -s "$TMP/bird/sock" show route all >"$OUT/bird-show-route-all.txt"
+grep -q '10.244.1.0/24' "$OUT/bird-show-route.txt" || { echo "BIRD got no route" >&2; exit 1; }
 vty tor 'show bgp ipv4 unicast json' >"$OUT/tor-unicast.json"
 vty tor 'show bgp ipv4 unicast json detail' >"$OUT/tor-unicast-detail.json"
 vty tor 'show bgp ipv4 unicast' >"$OUT/tor-unicast.txt"
