@@ -28,6 +28,11 @@ type frrAdjPath struct {
 	LocPrf        *uint32 `json:"locPrf"`
 }
 
+// frrReceivedUnseen: received-routes prints no communities, and its locPrf
+// is the router's inbound policy's (measured: a route-map setting
+// local-preference 200 shows there), never what an eBGP neighbor sent.
+const frrReceivedUnseen = noCommunity | validator.UnseenLocalPref
+
 func (t frrAdjTable) adj() bool { return t.Received != nil || t.Advertised != nil }
 
 // adjRoutes reads the paths of one neighbor: received from o.peer (which
@@ -43,7 +48,7 @@ func (t frrTable) adjRoutes(name string, o options) ([]validator.Route, error) {
 				"from: give its address after the file name, --routes %s@ADDR (the ADDR of `show bgp neighbor ADDR "+
 				"received-routes json`)", name, name)
 		}
-		paths, key, unseen = t.Received, "receivedRoutes", noCommunity
+		paths, key, unseen = t.Received, "receivedRoutes", frrReceivedUnseen
 	} else {
 		var err error
 		if routerID, err = parseAddr(t.LocalRouterID); err != nil {

@@ -21,8 +21,9 @@ type Source struct {
 // What FRR 8.4 prints (measured with Debian's frr, hack/dump-variants/gen.sh):
 // `show bgp … json` has next hop, AS path and locPrf (when the path carries
 // LOCAL_PREF) but no communities; `json detail` adds them; received-routes
-// and advertised-routes print no communities either, and advertised-routes
-// prints the AS path before the sender prepends its own AS.
+// and advertised-routes print no communities either, received-routes prints
+// the locPrf of the router's inbound policy, and advertised-routes the AS
+// path before the sender prepends its own AS.
 const (
 	frrFull     = "vtysh -c 'show bgp ipv4 unicast json detail' (or ipv6)"
 	noCommunity = validator.UnseenCommunities | validator.UnseenLargeCommunities
@@ -33,7 +34,8 @@ var Sources = []Source{
 	{Format: "gobgp", Command: "gobgp global rib -j, gobgp neighbor ADDR adj-in -j"},
 	{Format: "frr", Command: "show bgp ipv4 unicast json", Unseen: noCommunity, Fuller: frrFull},
 	{Format: "frr", Command: "show bgp ipv4 unicast json detail"},
-	{Format: "frr", Command: "show bgp neighbor ADDR received-routes json", Unseen: noCommunity, Fuller: frrFull},
+	{Format: "frr", Command: "show bgp neighbor ADDR received-routes json", Unseen: frrReceivedUnseen,
+		Fuller: "a BMP pre-policy view of the router (routewarden run), or " + frrFull + " (after its policy)"},
 	{Format: "frr", Command: "show bgp neighbor ADDR advertised-routes json", Unseen: noCommunity | validator.UnseenASPath,
 		Fuller: frrFull + " on the router that received them"},
 	{Format: "bird", Command: "birdc show route all"},

@@ -46,8 +46,8 @@ func TestVariants(t *testing.T) {
 		}
 		for _, r := range rs {
 			a := r.Attrs()
-			fmt.Fprintf(&b, "%s %s: communities %v %v, unseen %s", format, r, a.Communities, a.LargeCommunities,
-				unseenNames(a.Unseen))
+			fmt.Fprintf(&b, "%s %s: communities %v %v, local pref %d %v, unseen %s", format, r, a.Communities,
+				a.LargeCommunities, a.LocalPref, a.HasLocalPref, unseenNames(a.Unseen))
 			if h := Hint(format, a.Unseen); h != "" {
 				fmt.Fprintf(&b, "; fuller: %s", h)
 			}

@@ -6,7 +6,8 @@
 # communities and LOCAL_PREF-free eBGP attributes, and a "ToR" (AS 65000,
 # 127.0.2.1) holding it plus its own routes (network statements: its rack
 # subnet and loopback, peerId "(unspec)"), with soft-reconfiguration inbound
-# so that received-routes answers.
+# so that received-routes answers and an inbound policy setting LOCAL_PREF
+# (which the plain json prints as locPrf).
 #
 # BIRD 2 (127.0.3.1, AS 65000) takes the node's routes too, for `show route`
 # with and without `all` (bird-*.txt).
@@ -68,9 +69,12 @@ router bgp 65000
   network 192.0.2.1/32
   neighbor 127.0.1.11 soft-reconfiguration inbound
   neighbor 127.0.1.11 route-map nh out
+  neighbor 127.0.1.11 route-map lp in
  exit-address-family
 route-map nh permit 10
- set ip next-hop 10.0.0.1"
+ set ip next-hop 10.0.0.1
+route-map lp permit 10
+ set local-preference 200"
 
 # BIRD: no kernel protocol; next hops resolve through an IGP table of its own.
 mkdir -p "$TMP/bird"
