@@ -1,15 +1,10 @@
 package bgp
 
 import (
-	"context"
 	"fmt"
 	"net/netip"
 	"testing"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/rs/zerolog"
-
-	"github.com/routewarden/routewarden/internal/logbuf"
 	"github.com/routewarden/routewarden/internal/testprom"
 )
 
@@ -21,21 +16,7 @@ import (
 // treated as withdrawn, silently (an established session with 0 routes).
 func TestDynamicNeighborLoopbackNextHop(t *testing.T) {
 	port := freePort(t)
-	reg := prometheus.NewRegistry()
-	var logs logbuf.Buffer
-	c, err := NewCollector(testConfig(port, false), zerolog.New(&logs), reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- c.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("collector: %v", err)
-		}
-	})
+	c := runCollector(t, testConfig(port, false))
 	a := startSpeaker(t, "127.0.1.11", 65010, port, 65000, false)
 	for i := 1; i <= 3; i++ {
 		a.announce(fmt.Sprintf("10.244.%d.0/24", i), "127.0.1.11")
@@ -53,7 +34,7 @@ func TestDynamicNeighborLoopbackNextHop(t *testing.T) {
 	// A dynamic neighbor whose next hop GoBGP refuses (a multicast address:
 	// RFC 7606 treat-as-withdraw): its paths are counted by peer and reason,
 	// logged, and its counts say 2 received, 0 accepted.
-	raw := dialRaw(t, "127.0.0.1:"+fmt.Sprint(port), rawOpen("127.0.1.12", 65010, 0))
+	raw := dialRaw(t, c.addr(), rawOpen("127.0.1.12", 65010, 0))
 	announceRaw(t, raw, rawAttrs("224.0.0.1"), true, netip.MustParsePrefix("10.244.4.0/24"),
 		netip.MustParsePrefix("10.244.5.0/24"))
 	eventually(t, "the refused paths counted", func() bool {
@@ -65,8 +46,8 @@ func TestDynamicNeighborLoopbackNextHop(t *testing.T) {
 			t.Errorf("peer counts %+v, want 2 received, 2 dropped treat-as-withdraw", p.Paths)
 		}
 	}
-	if !logHas(&logs, "paths GoBGP forwarded were left out of the RIB", `"peer":"127.0.1.12"`,
+	if !logHas(c.log, "paths GoBGP forwarded were left out of the RIB", `"peer":"127.0.1.12"`,
 		`"reason":"treat-as-withdraw"`, `"paths":2`) {
-		t.Errorf("no log line for the refused paths:\n%s", logs.String())
+		t.Errorf("no log line for the refused paths:\n%s", c.log.String())
 	}
 }
