@@ -155,6 +155,7 @@ func (f *routeFeed) sessionLocal(addr netip.Addr, session uint64, local netip.Ad
 	defer f.mu.Unlock()
 	if p := f.peers[addr]; p != nil && p.session == session && p.local != local {
 		p.local = local
+		p.gobgp.setLocal(local, addr)
 		f.c.store.SetSession(addr, p.relayed, local)
 	}
 }
@@ -169,34 +170,56 @@ func gracefulDown(msg []byte) bool {
 	return len(body) == 1 && body[0] == gbmp.BMP_PEER_DOWN_REASON_REMOTE_BGP_NOTIFICATION
 }
 
-// routeMonitoring applies one UPDATE as the peer sent it.
+// routeMonitoring applies one UPDATE as the peer sent it; every path left
+// out is counted (feed_drops.go).
 func (f *routeFeed) routeMonitoring(msg []byte) {
 	h, err := wire.ParsePeerHeader(msg[wire.BMPHeaderLen:])
 	if err != nil {
 		return
 	}
+	u := &f.upd
+	body := msg[wire.BMPHeaderLen+wire.PeerHeaderLen:]
 	p := f.peers[h.Addr]
 	if p == nil || !p.up {
 		f.c.metrics.decodeErrors.Inc()
-		f.sampledLog.Warn().Str("peer", h.Addr.String()).Msg("route feed: an UPDATE outside a session was ignored")
+		_ = u.Decode(body, wire.Options{TwoByteAS: h.TwoByteAS()})
+		n := max(announcedPaths(u), 1)
+		f.counted(h.Addr, n, dropOutsideSession, n, nil)
 		return
 	}
 	p.lastPath = time.Now()
-	u := &f.upd
-	body := msg[wire.BMPHeaderLen+wire.PeerHeaderLen:]
 	opts := p.opts
 	opts.TwoByteAS = h.TwoByteAS() // GoBGP's client says so in every Route Monitoring, not in Peer Up
+	var reason string
+	var why error
 	if err := u.Decode(body, opts); err != nil || u.Irregular != "" {
 		// Malformed, or not in the regular form: GoBGP may have read it
 		// otherwise (RFC 7606), so it is read GoBGP's way.
-		if err := p.gobgp.decodeLikeGoBGP(body, opts.TwoByteAS, u); err != nil {
+		withdrawn, err := p.gobgp.decodeLikeGoBGP(body, opts.TwoByteAS, u)
+		switch {
+		case err != nil:
 			f.c.metrics.decodeErrors.Inc()
-			f.sampledLog.Warn().Err(err).Str("peer", h.Addr.String()).Msg("an UPDATE GoBGP took is malformed: treated as withdraw")
-			u.TreatAsWithdraw()
+			reason, why = dropMalformed, err
+		case withdrawn != nil:
+			reason, why = dropTreatAsWithdraw, withdrawn
 		}
 	}
-	if p.localAS != 0 && slices.Contains(u.ASPath, p.localAS) {
-		// An AS loop: GoBGP rejects such paths (RFC 4271 9.1.2).
+	n := announcedPaths(u)
+	switch {
+	case reason == dropMalformed:
+		n = max(n, 1) // an UPDATE GoBGP took held a path at least
+	case reason == "" && n > 0 && p.localAS != 0 && slices.Contains(u.ASPath, p.localAS):
+		reason = dropASLoop // GoBGP rejects such paths (RFC 4271 9.1.2)
+	}
+	dropped := 0
+	if reason != "" {
+		dropped = n
+	}
+	f.counted(h.Addr, n+u.OtherFamilies, reason, dropped, why)
+	if u.OtherFamilies > 0 {
+		f.counted(h.Addr, 0, dropOtherFamily, u.OtherFamilies, nil)
+	}
+	if reason != "" {
 		u.TreatAsWithdraw()
 	}
 	// End-of-RIB comes from the watch API alone (feed.go). GoBGP takes an

@@ -17,7 +17,10 @@ type gobgpSession struct {
 	opts     *gobgp.MarshallingOption
 	families map[gobgp.Family]gobgp.BGPAddPathMode
 	ebgp     bool
-	loopback bool // both ends on IPv4 loopback: GoBGP then allows a loopback next hop
+	// loopback: both ends of the TCP connection on IPv4 loopback, where
+	// GoBGP allows a loopback next hop (its FSM reads the connection's own
+	// addresses, fsmHandler.loop).
+	loopback bool
 }
 
 func newGoBGPSession(up *gbmp.BMPPeerUpNotification, peer netip.Addr, peerAS, localAS uint32) *gobgpSession {
@@ -35,9 +38,21 @@ func newGoBGPSession(up *gbmp.BMPPeerUpNotification, peer netip.Addr, peerAS, lo
 		}
 		s.families[rf] = mode
 	}
-	local := up.LocalAddress.Unmap()
-	s.loopback = local.Is4() && local.IsLoopback() && peer.Is4() && peer.IsLoopback()
+	s.setLocal(up.LocalAddress.Unmap(), peer)
 	return s
+}
+
+// setLocal judges loopback next hops as GoBGP does on a session whose local
+// end is local. GoBGP's Peer Up gives the configured local address, none
+// (unspecified) for a dynamic neighbor or a neighbor without one: until
+// the session's own is read (routeFeed.sessionLocal), a peer on IPv4
+// loopback is taken to have reached a loopback address, as a TCP connection
+// from 127.0.0.0/8 does unless it was dialled to another of the host's.
+func (s *gobgpSession) setLocal(local, peer netip.Addr) {
+	if !local.IsValid() || local.IsUnspecified() {
+		local = peer
+	}
+	s.loopback = local.Is4() && local.IsLoopback() && peer.Is4() && peer.IsLoopback()
 }
 
 // familyNames are the session's address families as End-of-RIB names them
@@ -56,24 +71,31 @@ func (s *gobgpSession) familyNames() []string {
 // ValidateUpdateMsg if the parser found nothing wrong, RFC 7606
 // treat-as-withdraw, and the AS4_PATH merge of a 2-octet-AS session (RFC 6793
 // §4.2.3). An error is what GoBGP would have reset the session for; it never
-// forwards those.
-func (s *gobgpSession) decodeLikeGoBGP(payload []byte, twoByteAS bool, u *wire.Update) error {
-	m, err := gobgp.ParseBGPMessage(payload, s.opts)
+// forwards those. withdrawn, when set, is why GoBGP treated the UPDATE's
+// paths as withdrawn (RFC 7606): u holds them announced, for the caller to
+// count, then withdraw.
+func (s *gobgpSession) decodeLikeGoBGP(payload []byte, twoByteAS bool, u *wire.Update) (withdrawn, _ error) {
+	m, perr := gobgp.ParseBGPMessage(payload, s.opts)
 	if m == nil {
-		return err
+		return nil, perr
 	}
 	body, ok := m.Body.(*gobgp.BGPUpdate)
 	if !ok {
-		return fmt.Errorf("BGP message type %d, want UPDATE", m.Header.Type)
+		return nil, fmt.Errorf("BGP message type %d, want UPDATE", m.Header.Type)
 	}
-	withdraw, err := handleAsGoBGP(err)
+	withdraw, err := handleAsGoBGP(perr)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if !withdraw && err == nil {
+	if withdraw {
+		withdrawn = perr
+	} else if perr == nil {
 		if ok, verr := gobgp.ValidateUpdateMsg(body, s.families, s.ebgp, false, s.loopback); !ok {
 			if withdraw, err = handleAsGoBGP(verr); err != nil {
-				return err
+				return nil, err
+			}
+			if withdraw {
+				withdrawn = verr
 			}
 		}
 	}
@@ -113,10 +135,7 @@ func (s *gobgpSession) decodeLikeGoBGP(payload []byte, twoByteAS bool, u *wire.U
 	if twoByteAS && len(as4) > 0 && len(as4) <= len(u.ASPath) {
 		u.ASPath = append(u.ASPath[:len(u.ASPath)-len(as4)], as4...)
 	}
-	if withdraw {
-		u.TreatAsWithdraw()
-	}
-	return nil
+	return withdrawn, nil
 }
 
 // handleAsGoBGP does what GoBGP's FSM does with an UPDATE error

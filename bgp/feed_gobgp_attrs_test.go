@@ -37,8 +37,8 @@ func TestDecodeLikeGoBGPAttributes(t *testing.T) {
 			if err := own.Decode(msgs[0], wire.Options{}); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.decodeLikeGoBGP(msgs[0], false, &theirs); err != nil {
-				t.Fatal(err)
+			if withdrawn, err := s.decodeLikeGoBGP(msgs[0], false, &theirs); err != nil || withdrawn != nil {
+				t.Fatal(withdrawn, err)
 			}
 			for _, u := range []*wire.Update{&own, &theirs} {
 				got := fmt.Sprintf("%v %v %d %v", u.Communities, u.LargeCommunities, u.LocalPref, u.HasLocalPref)

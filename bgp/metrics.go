@@ -16,6 +16,9 @@ type metrics struct {
 	updateErrors  *prometheus.CounterVec
 	notifications *prometheus.CounterVec
 	prefixLimit   *prometheus.CounterVec
+	// Paths the route feed received, and those it left out, by reason (feed_drops.go).
+	pathsReceived *prometheus.CounterVec
+	pathsDropped  *prometheus.CounterVec
 	sent          sentOnce
 	peerUp        *prometheus.Desc
 	peerRoutes    *prometheus.Desc
@@ -35,12 +38,18 @@ func newMetrics(reg prometheus.Registerer, store *rib.Store) (*metrics, error) {
 		prefixLimit: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_bgp_prefix_limit_exceeded_total",
 			Help: "Sessions cut off because the peer announced more prefixes than its maxPrefixes."},
 			[]string{"peer"}),
+		pathsReceived: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_bgp_paths_received_total",
+			Help: "Paths announced in the UPDATEs a peer sent (GoBGP took them)."}, []string{"peer"}),
+		pathsDropped: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_bgp_paths_dropped_total",
+			Help: "Paths a peer sent that were left out of the RIB, by reason: treat-as-withdraw (RFC 7606, as " +
+				"GoBGP did), as-loop, malformed, outside-session, other-family."}, []string{"peer", "reason"}),
 		peerUp: prometheus.NewDesc("routewarden_bgp_peer_up",
 			"1 while the BGP session with the peer is established, else 0.", []string{"peer", "state"}, nil),
 		peerRoutes: prometheus.NewDesc("routewarden_bgp_peer_routes",
 			"Paths held from the peer (including graceful-restart stale ones).", []string{"peer"}, nil),
 	}
-	if err := promreg.Register(reg, "BGP", m.decodeErrors, m.updateErrors, m.notifications, m.prefixLimit, m); err != nil {
+	if err := promreg.Register(reg, "BGP", m.decodeErrors, m.updateErrors, m.notifications, m.prefixLimit,
+		m.pathsReceived, m.pathsDropped, m); err != nil {
 		return nil, err
 	}
 	return m, nil

@@ -29,6 +29,10 @@ type Peer struct {
 	StaleUntil time.Time
 	// BMP is set for a peer monitored over BMP.
 	BMP *PeerBMP
+	// Received counts the paths a direct peer announced; Dropped those left
+	// out of the RIB, by reason (bgp: routewarden_bgp_paths_dropped_total).
+	Received int64
+	Dropped  map[string]int64
 }
 
 // PeerBMP says how a monitored peer is seen: through which router, and which RIB.
@@ -118,6 +122,11 @@ type peerJSON struct {
 	RestartTimeSeconds float64      `json:"restartTimeSeconds"`
 	StaleUntil         string       `json:"staleUntil,omitempty"`
 	BMP                *peerBMPJSON `json:"bmp,omitempty"`
+	// Received and Accepted paths, and the Dropped ones by reason: what the
+	// peer sent against what is judged.
+	Received int64            `json:"received"`
+	Accepted int64            `json:"accepted"`
+	Dropped  map[string]int64 `json:"dropped"`
 }
 
 type peerBMPJSON struct {
@@ -184,7 +193,12 @@ func routeOut(r validator.Route, node string) routeJSON {
 func peerOut(p Peer, node string) peerJSON {
 	out := peerJSON{Address: addrText(p.Address), Node: node, ASN: p.ASN, RouterID: p.RouterID, State: p.State,
 		Dynamic: p.Dynamic, Since: timeText(p.Since), Routes: p.Routes, EndOfRIB: orEmpty(p.EndOfRIB),
-		Families: orEmpty(p.Families), RestartTimeSeconds: p.RestartTime.Seconds(), StaleUntil: timeText(p.StaleUntil)}
+		Families: orEmpty(p.Families), RestartTimeSeconds: p.RestartTime.Seconds(), StaleUntil: timeText(p.StaleUntil),
+		Received: p.Received, Accepted: p.Received, Dropped: map[string]int64{}}
+	for reason, n := range p.Dropped {
+		out.Dropped[reason] = n
+		out.Accepted -= n
+	}
 	if b := p.BMP; b != nil {
 		out.BMP = &peerBMPJSON{Router: addrText(b.Router), SysName: b.SysName, View: b.View}
 	}

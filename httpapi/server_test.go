@@ -61,7 +61,8 @@ func testSources(ready bool) Sources {
 		},
 		Peers: func() []Peer {
 			return []Peer{{Address: netip.MustParseAddr("127.0.1.2"), State: "active", Since: at,
-				StaleUntil: at.Add(2 * time.Minute), RestartTime: 120 * time.Second},
+				StaleUntil: at.Add(2 * time.Minute), RestartTime: 120 * time.Second, Received: 5,
+				Dropped: map[string]int64{"treat-as-withdraw": 2}},
 				{Address: node1, ASN: 65001, State: "established", Since: at, EndOfRIB: []string{"ipv4-unicast"},
 					BMP: &PeerBMP{Router: netip.MustParseAddr("10.0.0.1"), View: "pre-policy"}}}
 		},
@@ -132,6 +133,12 @@ func TestEndpoints(t *testing.T) {
 		{"/api/v1/routes?limit=5001", 400, "from 1 to 5000", -1},
 		{"/api/v1/routes?continue=garbage", 400, "not a token this API gave", -1},
 		{"/api/v1/peers", 200, `"endOfRib": []`, 2},
+		// What a peer sent against what was accepted, and why the rest was left out.
+		{"/api/v1/peers", 200, `"received": 5,
+      "accepted": 3,
+      "dropped": {
+        "treat-as-withdraw": 2
+      }`, 2},
 		{"/api/v1/peers?node=node1", 200, `"node": "node1"`, 1},
 		{"/api/v1/nodes", 200, `"peers": [`, 1},
 		{"/api/v1/nodes?node=node2", 200, `"nodes": []`, 0},

@@ -147,6 +147,15 @@ function eor(p) {
   return { ok: true, text: got.join(", "), note: "" };
 }
 
+// routesCell shows the paths a peer holds, and what it sent against what was accepted when any was left out.
+function routesCell(p) {
+  const dropped = Object.entries(p.dropped || {}).filter(([, n]) => n > 0);
+  if (!dropped.length) return el("td", { class: "num", text: String(p.routes || 0) });
+  return el("td", { class: "num", "data-cell": "dropped" }, String(p.routes || 0),
+    el("span", { class: "note", text: p.received + " received, " + p.accepted + " accepted; left out: " +
+      dropped.map(([why, n]) => n + " " + why).join(", ") }));
+}
+
 // renderPeers draws the page of peers the API answered (sessions down and waiting first, filtered by it).
 function renderPeers(answer, now) {
   const tbody = $("peers").tBodies[0];
@@ -156,7 +165,8 @@ function renderPeers(answer, now) {
 }
 function peerRow(p, now) {
   const state = p.state || "unknown", gr = instant(p.staleUntil), e = eor(p);
-  const problem = state !== "established" || !e.ok || gr !== null;
+  const dropped = Object.entries(p.dropped || {}).filter(([, n]) => n > 0);
+  const problem = state !== "established" || !e.ok || gr !== null || dropped.length > 0;
   const r = row({ id: "peer-" + p.address, "data-peer": p.address, "data-state": state, "data-routes": p.routes },
     problem, [p.address, p.node, state, p.routerId, p.asn && "AS" + p.asn, p.bmp && p.bmp.sysName],
     el("th", { scope: "row" }, el("code", { text: p.address }), p.dynamic ? el("span", { class: "note", text: "dynamic" }) : null,
@@ -165,7 +175,7 @@ function peerRow(p, now) {
     el("td", { text: p.asn ? "AS" + p.asn : "—" }), el("td", {}, el("code", { text: p.routerId || "—" })),
     el("td", {}, el("span", { class: "badge " + (state === "established" ? "ok" : "wrong"), text: state }),
       gr ? el("span", { class: "note", text: "graceful restart: paths kept until " + utc(gr) }) : null),
-    el("td", { class: "num", text: String(p.routes || 0) }), ageCell(now, p.since, "in this state since"),
+    routesCell(p), ageCell(now, p.since, "in this state since"),
     el("td", { class: e.ok ? "" : "muted", "data-cell": "eor", title: e.note }, e.text,
       e.note ? el("span", { class: "note", text: e.note }) : null));
   return r;

@@ -131,6 +131,10 @@ func TestStatusPageInChromium(t *testing.T) {
 			t.Errorf("peer %s: row %q %v, want state %s, %d routes, since %s", p.Address, r.text, r.attr, p.State,
 				p.Routes, ageText(sc.now.Sub(p.Since)))
 		}
+		if left := fmt.Sprintf("%d received, %d accepted; left out: 2 treat-as-withdraw", p.Received, p.Received-2); len(p.Dropped) > 0 &&
+			!strings.Contains(r.text, left) {
+			t.Errorf("peer %s: row %q lacks %q", p.Address, r.text, left)
+		}
 	}
 	for _, want := range []string{"5 nodes", "6 peers (4 established)", fmt.Sprintf("%d routes", len(sc.routes)),
 		fmt.Sprintf("%d findings", len(sc.findings)), "Updated 2026-11-22 05:00:00 UTC"} {

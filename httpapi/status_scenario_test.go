@@ -133,6 +133,10 @@ func everyRule(t *testing.T) *scenario {
 		if p.state == "established" {
 			pi.EndOfRIB = []string{"ipv4-unicast"}
 		}
+		pi.Received = int64(pi.Routes)
+		if p.addr == "127.0.1.15" { // sent two paths GoBGP treated as withdrawn
+			pi.Received, pi.Dropped = pi.Received+2, map[string]int64{"treat-as-withdraw": 2}
+		}
 		sc.peers = append(sc.peers, pi)
 	}
 

@@ -77,6 +77,9 @@ func readFiles(paths []string, o *Objects) (*Objects, error) {
 			return nil, err
 		}
 	}
+	if err := o.nothingRead(paths); err != nil {
+		return nil, err
+	}
 	return o, nil
 }
 
@@ -86,6 +89,9 @@ func (o *Objects) Decode(file string, data []byte) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return fmt.Errorf("%s: the file is empty (expected kubectl get -o json or -o yaml output)", file)
 	}
+	if err := sniffCluster(file, data); err != nil {
+		return err
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for {
 		var doc yaml.Node
@@ -94,7 +100,7 @@ func (o *Objects) Decode(file string, data []byte) error {
 			return o.typeError()
 		}
 		if err != nil {
-			return fmt.Errorf("%s: not valid JSON or YAML: %w", file, err)
+			return yamlError(file, err)
 		}
 		if len(doc.Content) == 0 || doc.Content[0].Kind == yaml.ScalarNode && doc.Content[0].Tag == "!!null" {
 			continue
@@ -123,6 +129,9 @@ func (o *Objects) decodeObject(file string, n *yaml.Node) error {
 	if tm.Kind == "" {
 		return fmt.Errorf("%s: object has no kind (expected kubectl get -o json or -o yaml output)", pos)
 	}
+	if kubeconfig(tm, mappingKeys(n)) {
+		return kubeconfigError(pos)
+	}
 	if tm.Kind == "List" || strings.HasSuffix(tm.Kind, "List") {
 		for i := range meta.Items {
 			if err := o.decodeObject(file, &meta.Items[i]); err != nil {
@@ -130,6 +139,9 @@ func (o *Objects) decodeObject(file string, n *yaml.Node) error {
 			}
 		}
 		return nil
+	}
+	if err := checkKind(pos, tm, meta.Metadata.Name); err != nil {
+		return err
 	}
 	what := tm.Kind + " " + meta.Metadata.Name
 	wrap := func(err error) error {
@@ -198,6 +210,15 @@ func decodeInto[T any](n *yaml.Node, pos Pos, into *[]Sourced[T], withLines bool
 	}
 	*into = append(*into, s)
 	return kept
+}
+
+// mappingKeys are the keys of a mapping node.
+func mappingKeys(n *yaml.Node) []string {
+	keys := make([]string, 0, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		keys = append(keys, n.Content[i].Value)
+	}
+	return keys
 }
 
 func kindName(n *yaml.Node) string {

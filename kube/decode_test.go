@@ -87,7 +87,7 @@ func TestDecodeJSONList(t *testing.T) {
 func TestDecodeErrorsSayWhereAndWhat(t *testing.T) {
 	cases := []struct{ name, data, want string }{
 		{"empty", "  \n", "c.yaml: the file is empty"},
-		{"syntax", "kind: Node\n  metadata: [\n", "c.yaml: not valid JSON or YAML"},
+		{"syntax", "kind: Node\n  metadata: [\n", "c.yaml:2: not valid YAML or JSON: mapping values are not allowed"},
 		{"no kind", "metadata: {name: x}\n", "c.yaml:1: object has no kind"},
 		{"scalar", "hello\n", "c.yaml:1: expected a Kubernetes object"},
 		{"no name", "kind: Node\nmetadata: {}\n", "c.yaml:1: Node has no metadata.name"},

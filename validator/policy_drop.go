@@ -26,6 +26,10 @@ type PolicyDrop struct {
 // dumps) with what the ToR router kept (its post-policy table, e.g. FRR's
 // `show bgp ipv4 unicast json`): every pre-policy path whose prefix the ToR
 // holds from none of the path's announcers (by peer or next hop) is dropped.
+// A path of a node-side dump that names no peer (the node's advertised
+// routes: FRR's advertised-routes, gobgp adj-out) was received by the ToR from
+// the address the node sends from, its next hop (eBGP next-hop-self, as
+// Cilium sends): the drop names that peer, never an unset one.
 // The result is sorted by prefix, then peer.
 func PolicyDrops(router string, pre, post []Route) []PolicyDrop {
 	type held struct {
@@ -45,6 +49,9 @@ func PolicyDrops(router string, pre, post []Route) []PolicyDrop {
 		}
 		if (a.Peer.IsValid() && kept[held{r.Prefix, a.Peer}]) || (a.NextHop.IsValid() && kept[held{r.Prefix, a.NextHop}]) {
 			continue
+		}
+		if !known(a.Peer) {
+			r.Unshare().Peer = a.NextHop
 		}
 		out = append(out, PolicyDrop{Router: router, Route: r})
 	}

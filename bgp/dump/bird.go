@@ -21,24 +21,34 @@ var (
 	birdLarge     = regexp.MustCompile(`\((\d+),\s*(\d+),\s*(\d+)\)`)
 )
 
+// birdPlainUnseen is what `birdc show route` (without all) does not show:
+// no attribute, and its "via" is the forwarding gateway (or only "dev lo"
+// for a next hop resolved recursively), not BGP's next hop.
+const birdPlainUnseen = noCommunity | validator.UnseenLocalPref | validator.UnseenASPath | validator.UnseenNextHop
+
 // readBIRD reads `birdc show route all` (with or without "via … on IFACE" lines).
 func readBIRD(name string, r *bufio.Reader) ([]validator.Route, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 4*1024*1024)
 	var (
-		routes []validator.Route
-		prefix netip.Prefix
-		cur    *validator.Route
-		viaNH  netip.Addr
+		routes   []validator.Route
+		prefix   netip.Prefix
+		cur      *validator.Route
+		viaNH    netip.Addr
+		bgpAttrs bool // the path has BGP.* lines: `show route all`
 	)
 	flush := func() {
 		if cur != nil {
 			if !cur.NextHop.IsValid() {
 				cur.NextHop = viaNH
 			}
+			if !bgpAttrs {
+				// `show route` without all: no attributes; the next hop, if any, from "via".
+				cur.Unseen = birdPlainUnseen
+			}
 			routes = append(routes, *cur)
 		}
-		cur, viaNH = nil, netip.Addr{}
+		cur, viaNH, bgpAttrs = nil, netip.Addr{}, false
 	}
 	for line := 1; sc.Scan(); line++ {
 		text := strings.TrimRight(sc.Text(), "\r")
@@ -63,6 +73,7 @@ func readBIRD(name string, r *bufio.Reader) ([]validator.Route, error) {
 			}
 			cur = newBIRDPath(prefix, text)
 		case cur != nil && (strings.HasPrefix(text, "\t") || strings.HasPrefix(text, " ")):
+			bgpAttrs = bgpAttrs || strings.HasPrefix(trimmed, "BGP.")
 			if err := birdAttribute(cur, &viaNH, trimmed); err != nil {
 				return nil, fmt.Errorf("%s:%d: %w", name, line, err)
 			}

@@ -23,23 +23,23 @@ var Formats = []string{"gobgp", "frr", "bird", "mrt"}
 
 // ReadFile reads a route dump; format is "auto" or one of Formats. It returns
 // the routes and the format it read.
-func ReadFile(path, format string) ([]validator.Route, string, error) {
+func ReadFile(path, format string, opts ...Option) ([]validator.Route, string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, "", fmt.Errorf("reading routes: %w", err)
 	}
 	defer f.Close()
-	return ReadStream(path, f, format)
+	return ReadStream(path, f, format, opts...)
 }
 
 // ReadStream reads a route dump from an open stream (a file, standard input),
 // unpacking gzip and bzip2; name is used in errors.
-func ReadStream(name string, rd io.Reader, format string) ([]validator.Route, string, error) {
+func ReadStream(name string, rd io.Reader, format string, opts ...Option) ([]validator.Route, string, error) {
 	r, err := decompress(bufio.NewReaderSize(rd, 1<<20))
 	if err != nil {
 		return nil, "", fmt.Errorf("reading routes from %s: %w", name, err)
 	}
-	return Read(name, r, format)
+	return Read(name, r, format, opts...)
 }
 
 // peek returns the first n bytes (fewer at the end of the input); an error
@@ -53,12 +53,19 @@ func peek(r *bufio.Reader, n int) ([]byte, error) {
 }
 
 // Read reads a route dump from r; name is used in errors.
-func Read(name string, r *bufio.Reader, format string) ([]validator.Route, string, error) {
+func Read(name string, r *bufio.Reader, format string, opts ...Option) ([]validator.Route, string, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	head, err := peek(r, 4096)
+	if err != nil {
+		return nil, "", fmt.Errorf("reading routes from %s: %w", name, err)
+	}
+	if err := sniff(name, head); err != nil {
+		return nil, "", err
+	}
 	if format == "" || format == "auto" {
-		head, err := peek(r, 4096)
-		if err != nil {
-			return nil, "", fmt.Errorf("reading routes from %s: %w", name, err)
-		}
 		format = Detect(head)
 		if format == "" {
 			if len(bytes.TrimSpace(head)) == 0 {
@@ -70,12 +77,11 @@ func Read(name string, r *bufio.Reader, format string) ([]validator.Route, strin
 		}
 	}
 	var routes []validator.Route
-	var err error
 	switch format {
 	case "gobgp":
 		routes, err = readGoBGP(name, r)
 	case "frr":
-		routes, err = readFRR(name, r)
+		routes, err = readFRR(name, r, o)
 	case "bird":
 		routes, err = readBIRD(name, r)
 	case "mrt":
@@ -98,7 +104,8 @@ func Detect(head []byte) string {
 		return ""
 	case trimmed[0] == '{' || trimmed[0] == '[':
 		if bytes.Contains(head, []byte(`"vrfId"`)) || bytes.Contains(head, []byte(`"peerId"`)) ||
-			bytes.Contains(head, []byte(`"routerId"`)) || bytes.Contains(head, []byte(`"routes"`)) {
+			bytes.Contains(head, []byte(`"routerId"`)) || bytes.Contains(head, []byte(`"routes"`)) ||
+			bytes.Contains(head, []byte(`"bgpTableVersion"`)) {
 			return "frr"
 		}
 		return "gobgp"

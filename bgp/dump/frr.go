@@ -14,10 +14,13 @@ import (
 	"github.com/routewarden/routewarden/validator"
 )
 
-// frrTable is `show bgp ipv4|ipv6 unicast json`, or `… json detail`, which
-// adds communities and local preference.
+// frrTable is `show bgp ipv4|ipv6 unicast json` (also `show bgp neighbor
+// ADDR routes json`), or `… json detail`, which adds communities; or `show bgp
+// neighbor ADDR received-routes|advertised-routes json` (frr_adj.go).
 type frrTable struct {
-	Routes map[string][]frrPath `json:"routes"`
+	Routes   map[string][]frrPath `json:"routes"`
+	RouterID string               `json:"routerId"`
+	frrAdjTable
 }
 
 type frrPath struct {
@@ -65,7 +68,7 @@ var frrWellKnown = map[string]string{
 	"noExport": "65535:65281", "noAdvertise": "65535:65282", "localAs": "65535:65283", "noPeer": "65535:65284",
 }
 
-func readFRR(name string, r *bufio.Reader) ([]validator.Route, error) {
+func readFRR(name string, r *bufio.Reader, o options) ([]validator.Route, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -73,6 +76,9 @@ func readFRR(name string, r *bufio.Reader) ([]validator.Route, error) {
 	var t frrTable
 	if err := json.Unmarshal(data, &t); err != nil {
 		return nil, jsonError(name, data, err, "FRR's show bgp ipv4|ipv6 unicast json: {\"routes\": {prefix: [paths]}}")
+	}
+	if t.adj() {
+		return t.adjRoutes(name, o)
 	}
 	if t.Routes == nil && !strings.Contains(string(data), `"routes"`) {
 		return nil, fmt.Errorf("%s: JSON path $.routes: missing (expected FRR's show bgp ipv4|ipv6 unicast json)", name)
@@ -88,7 +94,7 @@ func readFRR(name string, r *bufio.Reader) ([]validator.Route, error) {
 			if p.header() {
 				continue
 			}
-			rt, err := p.route(key)
+			rt, err := p.route(key, t.RouterID)
 			if err != nil {
 				return nil, fmt.Errorf("%s: JSON path $.routes[%q][%d]: %w", name, key, i, err)
 			}
@@ -98,13 +104,26 @@ func readFRR(name string, r *bufio.Reader) ([]validator.Route, error) {
 	return routes, nil
 }
 
-func (p frrPath) route(key string) (validator.Route, error) {
+// frrUnspec is the peerId FRR's plain form prints for the router's own
+// paths (network statements, redistributed connected or static routes).
+const frrUnspec = "(unspec)"
+
+// route reads one path; routerID is the table's, the router's own (its
+// paths have no peer: FRR prints "(unspec)", or 0.0.0.0 in the detail form).
+func (p frrPath) route(key, routerID string) (validator.Route, error) {
 	pf, err := netip.ParsePrefix(key)
 	if err != nil {
 		return validator.Route{}, fmt.Errorf("%q is not a prefix", key)
 	}
 	rt := validator.Route{Prefix: pf.Masked(), Attributes: &validator.Attributes{}, Stale: p.Stale, PathID: p.PathID}
-	if rt.Peer, err = parseAddr(p.PeerID); err != nil {
+	if p.Peer == nil && p.ASPath == nil {
+		rt.Unseen = noCommunity // the plain form prints no communities
+	}
+	if p.PeerID == frrUnspec {
+		if rt.RouterID, err = parseAddr(routerID); err != nil {
+			return rt, fmt.Errorf("routerId: %w", err)
+		}
+	} else if rt.Peer, err = parseAddr(p.PeerID); err != nil {
 		return rt, fmt.Errorf("peerId: %w", err)
 	}
 	for j, nh := range p.NextHops {
@@ -130,6 +149,13 @@ func (p frrPath) route(key string) (validator.Route, error) {
 		}
 		if rt.RouterID, err = parseAddr(p.Peer.RouterID); err != nil {
 			return rt, fmt.Errorf("peer.routerId: %w", err)
+		}
+	}
+	if rt.Peer.IsUnspecified() || p.PeerID == frrUnspec {
+		// The router's own path: no peer, and its next hop 0.0.0.0 (or ::) is itself.
+		rt.Peer = netip.Addr{}
+		if rt.NextHop.IsUnspecified() {
+			rt.NextHop = netip.Addr{}
 		}
 	}
 	if p.ASPath != nil {

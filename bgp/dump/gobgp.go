@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/netip"
 	"sort"
+	"strings"
 
 	"github.com/routewarden/routewarden/bgp/wire"
 	"github.com/routewarden/routewarden/validator"
@@ -132,6 +133,9 @@ func jsonError(name string, data []byte, err error, expected string) error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
+	case errors.As(err, &se) && strings.Contains(se.Error(), "unexpected end of JSON input"):
+		return fmt.Errorf("%s:%d: the JSON ends in the middle of a value (after %d bytes, on its last line): the "+
+			"dump was cut short; take it again (reading %s)", name, lineAt(data, se.Offset), len(data), expected)
 	case errors.As(err, &se):
 		return fmt.Errorf("%s:%d: invalid JSON: %v", name, lineAt(data, se.Offset), se)
 	case errors.As(err, &te):

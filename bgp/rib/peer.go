@@ -90,6 +90,8 @@ type PeerInfo struct {
 	StaleUntil time.Time `json:"staleUntil,omitempty"`
 	// BMP is set for a peer monitored over BMP (see MonitoredPeers).
 	BMP *BMPInfo `json:"bmp,omitempty"`
+	// Paths counts what a direct peer sent and what was left out (counts.go).
+	Paths PathCounts `json:"paths"`
 }
 
 // BMPInfo is what BMP told about a monitored peer.

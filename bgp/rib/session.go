@@ -23,9 +23,10 @@ func (s *Store) Up(p Peer, info PeerInfo) {
 	}
 	s.mu.Lock()
 	e := s.entry(p.Address)
-	routes, staleUntil := e.info.Routes, e.info.StaleUntil
+	routes, staleUntil, counts := e.info.Routes, e.info.StaleUntil, e.info.Paths
 	e.info = info
 	e.info.State, e.info.Since, e.info.Routes, e.info.StaleUntil = "established", s.now(), routes, staleUntil
+	e.info.Paths = counts
 	s.bump()
 	s.mu.Unlock()
 	s.sync.peerUp(p.Address, info.Families)

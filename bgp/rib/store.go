@@ -90,7 +90,9 @@ func (s *Store) Peers() []PeerInfo {
 	out := make([]PeerInfo, 0, len(s.peers))
 	for k, e := range s.peers {
 		if !k.router.IsValid() {
-			out = append(out, e.info)
+			info := e.info
+			info.Paths = info.Paths.clone()
+			out = append(out, info)
 		}
 	}
 	slices.SortFunc(out, func(a, b PeerInfo) int { return a.Address.Compare(b.Address) })

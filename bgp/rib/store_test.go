@@ -286,7 +286,8 @@ func TestAttrKeyCoversRoute(t *testing.T) {
 		by   string
 	}{
 		{reflect.TypeFor[validator.Attributes](), []string{"NextHop", "Peer", "PeerASN", "RouterID", "Router", "Local", "ASPath",
-			"Communities", "LargeCommunities", "LocalPref", "HasLocalPref", "PostPolicy", "Relayed", "Unseen"}, "attrKey (attrs.go)"},
+			"Communities", "LargeCommunities", "LocalPref", "HasLocalPref", "PostPolicy", "Relayed", "Unseen"},
+			"attrKey (attrs.go)"},
 		{reflect.TypeFor[validator.Route](), []string{"Prefix", "Attributes", "Stale", "PathID"},
 			"the path tables (paths.go)"},
 	} {

@@ -57,7 +57,7 @@ func apiSources(cfg *config.Config, loop *monitor.Loop, collector *bgp.Collector
 func apiPeer(p rib.PeerInfo) httpapi.Peer {
 	out := httpapi.Peer{Address: p.Address, ASN: p.ASN, RouterID: p.RouterID, State: p.State, Dynamic: p.Dynamic,
 		Since: p.Since, Routes: p.Routes, EndOfRIB: p.EndOfRIB, Families: p.Families, RestartTime: p.RestartTime,
-		StaleUntil: p.StaleUntil}
+		StaleUntil: p.StaleUntil, Received: p.Paths.Received, Dropped: p.Paths.Dropped}
 	if b := p.BMP; b != nil {
 		out.BMP = &httpapi.PeerBMP{Router: b.Router, SysName: b.SysName, View: b.View}
 	}

@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"net/netip"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -59,7 +61,10 @@ match the cluster.
 
 Route formats (detected from the content with --routes-format auto):
   gobgp  gobgp global rib [-a ipv6] -j, gobgp neighbor ADDR adj-in -j
-  frr    vtysh -c 'show bgp ipv4 unicast json' (or ipv6)
+  frr    vtysh -c 'show bgp ipv4 unicast json' (or ipv6; 'json detail' adds communities), and
+         'show bgp neighbor ADDR received-routes json' / 'advertised-routes json': these do not name
+         the neighbor, give it after the file name: --routes received.json@ADDR (for advertised-routes,
+         the sender's own address on the session; else the next hop stands for it)
   bird   birdc show route all
   mrt    MRT TABLE_DUMP_V2 files (RFC 6396) from gobgpd, BIRD, FRR or route collectors
 
@@ -88,9 +93,11 @@ json, yaml. Nothing is logged on success unless -v.`,
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.cluster, "cluster", nil, "kubectl -o json/yaml output (repeatable; - for stdin)")
-	fl.StringArrayVar(&f.routes, "routes", nil, "route dump (repeatable; - for stdin)")
-	fl.StringArrayVar(&f.torRoutes, "tor-routes", nil, "the ToR's own table after its policy (e.g. FRR's `show bgp "+
-		"ipv4 unicast json`; repeatable): the other rules judge it, and the --routes dumps, then the nodes' side "+
+	fl.StringArrayVar(&f.routes, "routes", nil, "route dump (repeatable; - for stdin; FILE@ADDR names the neighbor "+
+		"of a dump that does not, such as FRR's received-routes json)")
+	// No backticks in a flag's usage: pflag takes the first quoted word for the value's placeholder.
+	fl.StringArrayVar(&f.torRoutes, "tor-routes", nil, "the ToR's own table after its policy (e.g. FRR's 'show bgp "+
+		"ipv4 unicast json'; repeatable): the other rules judge it, and the --routes dumps, then the nodes' side "+
 		"(pre-policy), are compared with it for filtered-at-tor")
 	fl.StringVar(&f.routesFormat, "routes-format", "auto", "route dump format: auto, "+strings.Join(dump.Formats, ", "))
 	fl.StringVar(&f.ipamMode, "ipam-mode", "", "Cilium IPAM mode, overriding cilium-config: "+
@@ -204,12 +211,36 @@ func readRouteSet(cmd *cobra.Command, log zerolog.Logger, paths []string, format
 	return set, nil
 }
 
-// readRoutes reads one --routes argument: a file, or standard input for -.
+// readRoutes reads one --routes argument: a file, or standard input for -,
+// with @ADDR after it naming the neighbor its paths came from (FRR's
+// received-routes output does not say).
 func readRoutes(cmd *cobra.Command, path, format string) ([]validator.Route, string, error) {
-	if path == "-" {
-		return dump.ReadStream("(standard input)", cmd.InOrStdin(), format)
+	path, peer := splitPeer(path)
+	var opts []dump.Option
+	if peer.IsValid() {
+		opts = append(opts, dump.WithPeer(peer))
 	}
-	return dump.ReadFile(path, format)
+	if path == "-" {
+		return dump.ReadStream("(standard input)", cmd.InOrStdin(), format, opts...)
+	}
+	return dump.ReadFile(path, format, opts...)
+}
+
+// splitPeer splits "FILE@ADDR" into the file and the neighbor's address; a
+// file whose own name ends so (it exists) is kept whole.
+func splitPeer(arg string) (string, netip.Addr) {
+	i := strings.LastIndexByte(arg, '@')
+	if i < 0 {
+		return arg, netip.Addr{}
+	}
+	peer, err := netip.ParseAddr(arg[i+1:])
+	if err != nil {
+		return arg, netip.Addr{}
+	}
+	if _, err := os.Stat(arg); err == nil {
+		return arg, netip.Addr{}
+	}
+	return arg[:i], peer
 }
 
 func writeReport(cmd *cobra.Command, format string, rep report.Report) error {
