@@ -27,7 +27,7 @@ func TestCilium(t *testing.T) {
 func runScenario(t *testing.T, release string, s scenario) {
 	l := newLab(t, release)
 	ipam := cmpOr(s.ipam, "cluster-pool")
-	all := join(ciliumConfig(ipam), nodes(s.n), s.objects)
+	all := join(ciliumConfig(ipam), cmpOr(s.nodes, nodes(s.n)), s.objects)
 	if s.extra != "" {
 		all = join(all, s.extra)
 	}
