@@ -21,7 +21,7 @@ type lab struct {
 	repo       string
 	kubeconfig string // the admin's, https://127.0.0.1
 	agentKube  string // the agents', https://10.0.0.1 (the nodes reach the API over the bridge)
-	api        string // routewarden's HTTP API
+	ciliumbgp  string // the release's cmd/ciliumbgp
 	procs      map[string]*exec.Cmd
 	nodes      map[int]bool // the nodes whose namespace is up
 }
@@ -162,13 +162,13 @@ func (l *lab) startAgent(i int, ipam string) {
 		}
 		l.nodes[i] = true
 	}
-	l.start(fmt.Sprintf("agent-node%d", i), nodeNetns(l.tor, i), os.Getenv("CILIUMBGP_BIN"), "agent",
+	l.start(fmt.Sprintf("agent-node%d", i), nodeNetns(l.tor, i), l.ciliumbgp, "agent",
 		"--kubeconfig", l.agentKube, "--node", fmt.Sprintf("node%d", i), "--ipam", ipam)
 }
 
 // startOperator runs Cilium's operator (its BGP part) beside the API server.
 func (l *lab) startOperator() {
-	l.start("operator", "", os.Getenv("CILIUMBGP_BIN"), "operator", "--kubeconfig", l.kubeconfig)
+	l.start("operator", "", l.ciliumbgp, "operator", "--kubeconfig", l.kubeconfig)
 }
 
 // stop ends every process, deletes the node namespaces and, when the test failed, shows the

@@ -39,7 +39,7 @@ func whyNot() string {
 	if _, err := exec.LookPath("ip"); err != nil {
 		return "ip(8) not found (iproute2)"
 	}
-	for _, v := range []string{"KUBE_APISERVER", "KUBECTL", "ETCD", "ROUTEWARDEN_CRDS", "ROUTEWARDEN_BIN", "CILIUMBGP_BIN"} {
+	for _, v := range []string{"KUBE_APISERVER", "KUBECTL", "ETCD", "ROUTEWARDEN_CRDS", "ROUTEWARDEN_BIN", "CILIUMBGP_BINS"} {
 		if os.Getenv(v) == "" {
 			return v + " is not set: run hack/cilium-interop.sh, which builds and sets it"
 		}

@@ -16,10 +16,10 @@ const rwHTTP = "127.0.0.1:9479" // in the ToR namespace: nothing else listens th
 // startRoutewarden runs `routewarden run` in the ToR namespace: a passive peer on port 179 of the
 // bridge for every node (dynamic neighbors 10.0.0.0/24 and fd00::/64, any AS), graceful restart on
 // (Cilium sends End-of-RIB only then, which ends the warm-up), hold-down 0 so that any finding,
-// even a momentary one, shows; its scope is the nodes labelled bgp=true, the cluster config's.
-func (l *lab) startRoutewarden() {
+// even a momentary one, shows; scope is its cluster.nodeSelector.
+func (l *lab) startRoutewarden(scope string) {
 	l.t.Helper()
-	cfg := fmt.Sprintf(`cluster: {name: cilium-interop, nodeSelector: {bgp: "true"}}
+	cfg := fmt.Sprintf(`cluster: {name: cilium-interop, nodeSelector: %s}
 bgp:
   asn: 65000
   routerId: 10.0.0.1
@@ -30,7 +30,7 @@ bgp:
 kubernetes: {kubeconfig: %s}
 validation: {holdDown: 0s, warmupTimeout: 20s}
 http: {listen: "%s"}
-`, torV4, torV6, l.kubeconfig, rwHTTP)
+`, scope, torV4, torV6, l.kubeconfig, rwHTTP)
 	f := filepath.Join(l.dir, "routewarden.yaml")
 	if err := os.WriteFile(f, []byte(cfg), 0o600); err != nil {
 		l.t.Fatal(err)

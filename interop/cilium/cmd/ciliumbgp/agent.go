@@ -16,7 +16,6 @@ import (
 	envoyCfg "github.com/cilium/cilium/pkg/envoy/config"
 	"github.com/cilium/cilium/pkg/hive"
 	k8sClient "github.com/cilium/cilium/pkg/k8s/client"
-	k8sTables "github.com/cilium/cilium/pkg/k8s/tables"
 	"github.com/cilium/cilium/pkg/kpr"
 	"github.com/cilium/cilium/pkg/lbipamconfig"
 	"github.com/cilium/cilium/pkg/loadbalancer"
@@ -51,7 +50,7 @@ func runAgent(ctx context.Context, log *slog.Logger, kubeconfig, nodeName, ipam 
 		),
 		k8sClient.Cell,
 		daemonk8s.ResourcesCell,
-		k8sTables.TablesCell,
+		k8sTablesCell, // where the release keeps it
 		node.LocalNodeStoreTestCell,
 		cell.Config(envoyCfg.SecretSyncConfig{}),
 		loadbalancer.ConfigCell,
