@@ -97,6 +97,13 @@ spec:
 
 // podCIDRAdvert advertises every node's pod CIDRs, with the attributes given (YAML, "" for none).
 func podCIDRAdvert(name, attributes string) string {
+	return advert(name, "advertisementType: PodCIDR", attributes)
+}
+
+// advert is the CiliumBGPAdvertisement name, labelled advertise=bgp (the peer config's
+// selector), with one advertisement: spec (its YAML lines after "- ", two-space indented) and
+// the attributes given (YAML, "" for none).
+func advert(name, spec, attributes string) string {
 	s := fmt.Sprintf(`apiVersion: cilium.io/v2
 kind: CiliumBGPAdvertisement
 metadata:
@@ -104,8 +111,8 @@ metadata:
   labels: {advertise: bgp}
 spec:
   advertisements:
-  - advertisementType: PodCIDR
-`, name)
+  - %s
+`, name, strings.ReplaceAll(spec, "\n", "\n    "))
 	if attributes != "" {
 		s += "    attributes: " + attributes + "\n"
 	}

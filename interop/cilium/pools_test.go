@@ -34,13 +34,5 @@ func multiPoolNodes(n int) string {
 }
 
 // poolAdvert advertises the CIDRs the nodes have from the pools labelled pool=default.
-const poolAdvert = `apiVersion: cilium.io/v2
-kind: CiliumBGPAdvertisement
-metadata:
-  name: pools
-  labels: {advertise: bgp}
-spec:
-  advertisements:
-  - advertisementType: CiliumPodIPPool
-    selector: {matchLabels: {pool: default}}
-`
+var poolAdvert = advert("pools", `advertisementType: CiliumPodIPPool
+selector: {matchLabels: {pool: default}}`, "")

@@ -70,19 +70,7 @@ ports: [{name: http, port: 80, protocol: TCP}]
 // serviceAdvert advertises the LoadBalancer IPs of the Services labelled bgp=advertise, with
 // the attributes given (YAML, "" for none).
 func serviceAdvert(name, attributes string) string {
-	s := fmt.Sprintf(`apiVersion: cilium.io/v2
-kind: CiliumBGPAdvertisement
-metadata:
-  name: %s
-  labels: {advertise: bgp}
-spec:
-  advertisements:
-  - advertisementType: Service
-    service: {addresses: [LoadBalancerIP]}
-    selector: {matchLabels: {bgp: advertise}}
-`, name)
-	if attributes != "" {
-		s += "    attributes: " + attributes + "\n"
-	}
-	return s
+	return advert(name, `advertisementType: Service
+service: {addresses: [LoadBalancerIP]}
+selector: {matchLabels: {bgp: advertise}}`, attributes)
 }
