@@ -33,7 +33,13 @@ func runScenario(t *testing.T, release string, s scenario) {
 		all = join(all, s.extra)
 	}
 	l.apply(all)
-	l.startRoutewarden(cmpOr(s.scope, `{bgp: "true"}`))
+	if s.viaToR {
+		if why := torMissing(); why != "" {
+			t.Skip(why)
+		}
+		l.startToR(s.n)
+	}
+	l.startRoutewarden(cmpOr(s.scope, `{bgp: "true"}`), s.viaToR)
 	l.startOperator()
 	for i := 1; i <= s.n; i++ {
 		l.startAgent(i, ipam)

@@ -14,23 +14,33 @@ import (
 const rwHTTP = "127.0.0.1:9479" // in the ToR namespace: nothing else listens there
 
 // startRoutewarden runs `routewarden run` in the ToR namespace: a passive peer on port 179 of the
-// bridge for every node (dynamic neighbors 10.0.0.0/24 and fd00::/64, any AS), graceful restart on
+// bridge for every node (dynamic neighbors 10.0.0.0/24 and fd00::/64, any AS), or with viaToR the
+// BMP station of FRR playing the ToR there, graceful restart on
 // (Cilium sends End-of-RIB only then, which ends the warm-up), hold-down 0 so that any finding,
 // even a momentary one, shows; scope is its cluster.nodeSelector.
-func (l *lab) startRoutewarden(scope string) {
+func (l *lab) startRoutewarden(scope string, viaToR bool) {
 	l.t.Helper()
+	// Directly: a passive peer of every node on the bridge. Behind the ToR: a BMP station, its BGP
+	// listener on loopback with nobody to peer.
+	bgp := fmt.Sprintf(`listenAddresses: [%s, "%s"]
+  listenPort: 179
+  dynamicNeighbors: [{prefix: 10.0.0.0/24}, {prefix: "fd00::/64"}]`, torV4, torV6)
+	if viaToR {
+		bgp = fmt.Sprintf(`listenAddresses: [127.0.0.1]
+  listenPort: 1790
+  dynamicNeighbors: [{prefix: 127.0.1.0/24}]
+  bmp: {listen: "127.0.0.1:%d"}`, bmpPort)
+	}
 	cfg := fmt.Sprintf(`cluster: {name: cilium-interop, nodeSelector: %s}
 bgp:
   asn: 65000
   routerId: 10.0.0.1
-  listenAddresses: [%s, "%s"]
-  listenPort: 179
+  %s
   gracefulRestart: {enabled: true}
-  dynamicNeighbors: [{prefix: 10.0.0.0/24}, {prefix: "fd00::/64"}]
 kubernetes: {kubeconfig: %s}
 validation: {holdDown: 0s, warmupTimeout: 20s}
 http: {listen: "%s"}
-`, scope, torV4, torV6, l.kubeconfig, rwHTTP)
+`, scope, bgp, l.kubeconfig, rwHTTP)
 	f := filepath.Join(l.dir, "routewarden.yaml")
 	if err := os.WriteFile(f, []byte(cfg), 0o600); err != nil {
 		l.t.Fatal(err)

@@ -17,6 +17,7 @@ type scenario struct {
 	nodes   string   // the nodes' manifests; nodes(n) when empty
 	extra   string   // more objects: nodes that run no BGP, ...
 	objects string   // the BGP objects, Services, ... (the nodes and cilium-config are added)
+	viaToR  bool     // the nodes peer with FRR as the ToR, which reports them to routewarden over BMP
 	scope   string   // routewarden's cluster.nodeSelector; the cluster config's, {bgp: "true"}, when empty
 	gap     []string // findings of the first state where routewarden misjudges (DIFFERENCES.md); none when healthy
 	routes  int
@@ -76,6 +77,23 @@ func scenarios() []scenario {
 		n:       2,
 		objects: join(clusterConfig(torV4), peerConfig, pods(""), lbPool, lbService("echo", vip, "Cluster"), endpoints("echo", 1), serviceAdvert("lb", "")),
 		routes:  6,
+		steps: []step{{
+			name:   "fault: node2 deleted, its agent keeps announcing",
+			change: func(l *lab) { l.kubectl("delete", "node", "node2") },
+			findings: []string{
+				"stale-route 10.244.2.0/24 ", "stale-route 172.16.1.1/32 ", "stale-route fd00:10:244:2::/64 "},
+			routes: 6,
+		}},
+	}, {
+		// svc-adverts with pod-cidr's attributes, behind FRR as the ToR: routewarden sees the
+		// nodes' sessions over BMP only, pre- and post-policy.
+		name:   "bmp-tor",
+		n:      2,
+		viaToR: true,
+		objects: join(clusterConfig(torV4), peerConfig, pods(attrs99), lbPool, lbService("echo", vip, "Cluster"),
+			endpoints("echo", 1), serviceAdvert("lb", "")),
+		routes: 6,
+		check:  communitiesOf("10.244.2.0/24", "65000:99"),
 		steps: []step{{
 			name:   "fault: node2 deleted, its agent keeps announcing",
 			change: func(l *lab) { l.kubectl("delete", "node", "node2") },
