@@ -75,32 +75,19 @@ func scenarios() []scenario {
 	}, {
 		name:    "svc-adverts",
 		n:       2,
-		objects: join(clusterConfig(torV4), peerConfig, pods(""), lbPool, lbService("echo", vip, "Cluster"), endpoints("echo", 1), serviceAdvert("lb", "")),
+		objects: join(clusterConfig(torV4), peerConfig, pods(""), echo("Cluster", 1), serviceAdvert("lb", "")),
 		routes:  6,
-		steps: []step{{
-			name:   "fault: node2 deleted, its agent keeps announcing",
-			change: func(l *lab) { l.kubectl("delete", "node", "node2") },
-			findings: []string{
-				"stale-route 10.244.2.0/24 ", "stale-route 172.16.1.1/32 ", "stale-route fd00:10:244:2::/64 "},
-			routes: 6,
-		}},
+		steps:   []step{node2Deleted},
 	}, {
 		// svc-adverts with pod-cidr's attributes, behind FRR as the ToR: routewarden sees the
 		// nodes' sessions over BMP only, pre- and post-policy.
-		name:   "bmp-tor",
-		n:      2,
-		viaToR: true,
-		objects: join(clusterConfig(torV4), peerConfig, pods(attrs99), lbPool, lbService("echo", vip, "Cluster"),
-			endpoints("echo", 1), serviceAdvert("lb", "")),
-		routes: 6,
-		check:  communitiesOf("10.244.2.0/24", "65000:99"),
-		steps: []step{{
-			name:   "fault: node2 deleted, its agent keeps announcing",
-			change: func(l *lab) { l.kubectl("delete", "node", "node2") },
-			findings: []string{
-				"stale-route 10.244.2.0/24 ", "stale-route 172.16.1.1/32 ", "stale-route fd00:10:244:2::/64 "},
-			routes: 6,
-		}},
+		name:    "bmp-tor",
+		n:       2,
+		viaToR:  true,
+		objects: join(clusterConfig(torV4), peerConfig, pods(attrs99), echo("Cluster", 1), serviceAdvert("lb", "")),
+		routes:  6,
+		check:   communitiesOf("10.244.2.0/24", "65000:99"),
+		steps:   []step{node2Deleted},
 	}, {
 		name:    "pod-ip-pool",
 		ipam:    "multi-pool",
@@ -118,7 +105,7 @@ func scenarios() []scenario {
 		name:    "svc-traffic-policy",
 		n:       2,
 		extra:   noBGP(node(3)),
-		objects: join(clusterConfig(torV4), peerConfig, pods(""), lbPool, lbService("echo", vip, "Local"), endpoints("echo", 1), serviceAdvert("lb", "")),
+		objects: join(clusterConfig(torV4), peerConfig, pods(""), echo("Local", 1), serviceAdvert("lb", "")),
 		routes:  5,
 		check:   announcedBy(vip+"/32", "node1"),
 		steps: []step{{
@@ -149,7 +136,7 @@ func scenarios() []scenario {
 	}, {
 		name: "svc-path-attributes",
 		n:    2,
-		objects: join(clusterConfig(torV4), peerConfig, pods(""), lbPool, lbService("echo", vip, "Cluster"), endpoints("echo", 1),
+		objects: join(clusterConfig(torV4), peerConfig, pods(""), echo("Cluster", 1),
 			serviceAdvert("lb-a", `{communities: {standard: ["65000:1"]}}`)),
 		routes: 6,
 		check:  communitiesOf(vip+"/32", "65000:1"),
@@ -160,6 +147,22 @@ func scenarios() []scenario {
 			check:  communitiesOf(vip+"/32", "65000:1", "65000:2"),
 		}},
 	}}
+}
+
+// node2Deleted deletes node2's Node while its agent runs on: it keeps announcing its pod CIDRs and
+// the VIP, each now a stale route.
+var node2Deleted = step{
+	name:   "fault: node2 deleted, its agent keeps announcing",
+	change: func(l *lab) { l.kubectl("delete", "node", "node2") },
+	findings: []string{
+		"stale-route 10.244.2.0/24 ", "stale-route 172.16.1.1/32 ", "stale-route fd00:10:244:2::/64 "},
+	routes: 6,
+}
+
+// echo is the pool, Service echo (VIP 172.16.1.1, the traffic policy given) and its endpoints on
+// the nodes given.
+func echo(policy string, nodes ...int) string {
+	return join(lbPool, lbService("echo", vip, policy), endpoints("echo", nodes...))
 }
 
 // noBGP is a node's manifest with the label that keeps it out of the cluster config.
