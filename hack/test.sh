@@ -2,7 +2,8 @@
 # routewarden's test command (docs/development.md's, and CI's): installs what the tests
 # need (hack/test-deps.sh: idempotent, cached), checks formatting, vet and that
 # go.mod is tidy (go mod tidy -diff), then
-# runs every test. Extra arguments go to go test (e.g. -run Scenario).
+# runs every test, and last the Cilium interop harness (hack/cilium-interop.sh).
+# Extra arguments go to go test (e.g. -run Scenario).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -28,3 +29,8 @@ go test -short -count=1 "$@" ./...
 go test -count=1 -timeout 40m "$@" ./...
 hack/fuzz.sh
 make bench-quick # the benchmark harness at tiny sizes: fails only if the harness is broken, never on speed
+
+# ── Judged against Cilium itself ─────────────────────────────────────────────────────────────
+# Cilium's own BGP control plane (interop/cilium, a module of its own) against routewarden run:
+# needs root (network namespaces), builds ciliumbgp once into the cache (see the script).
+hack/cilium-interop.sh

@@ -102,6 +102,20 @@ func UnicastPath(p netip.Prefix, nextHop netip.Addr, extra ...bgp.PathAttributeI
 	return &apiutil.Path{Family: fam, Nlri: n, Attrs: attrs}, nil
 }
 
+// NextHopSelf is the next hop Cilium originates its paths with (pkg/bgp/types.NewPathForPrefix):
+// the unspecified address of the prefix's family, which GoBGP replaces, per peer, with the
+// session's local address; an IPv6 path over an IPv4 session gets it as IPv4-mapped IPv6
+// (::ffff:a.b.c.d) in its MP_REACH_NLRI. The speaker sends an IPv6 path so, as Cilium does; an
+// IPv4 path with 0.0.0.0 it does not send at all (seen with GoBGP v4.8.0 here, while Cilium's
+// v4.7.0 sends it with the local address), so announce IPv4 with the session's address, which is
+// the same on the wire. interop/cilium/DIFFERENCES.md.
+func NextHopSelf(p netip.Prefix) netip.Addr {
+	if p.Addr().Is4() {
+		return netip.IPv4Unspecified()
+	}
+	return netip.IPv6Unspecified()
+}
+
 // Announce announces prefix with the given next hop.
 func (s *Speaker) Announce(ctx context.Context, prefix netip.Prefix, nextHop netip.Addr) error {
 	p, err := UnicastPath(prefix, nextHop)
