@@ -121,12 +121,6 @@ func newWebhookRecorder(t *testing.T, tls bool) *webhookRecorder {
 	return r
 }
 
-func (r *webhookRecorder) setStatus(code int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.status = code
-}
-
 func (r *webhookRecorder) rawBodies() [][]byte {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -85,13 +85,6 @@ func (q *queue) pop(ctx context.Context) ([]Notice, bool) {
 	}
 }
 
-// length is the number of batches waiting.
-func (q *queue) length() int {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return len(q.batches)
-}
-
 // run delivers batches in order until ctx ends.
 func (q *queue) run(ctx context.Context) {
 	for {

@@ -92,7 +92,7 @@ func startFeedUnderTest(b *testing.B, feed string, port int32) (held func() int,
 				return n
 			}, func() {
 				cancel()
-				<-done
+				_ = <-done // ends with the context's error
 			}
 	}
 	srv := server.NewBgpServer(gobgplog.Option(zerolog.Nop(), nil))
@@ -119,6 +119,7 @@ func startFeedUnderTest(b *testing.B, feed string, port int32) (held func() int,
 						}
 					}
 				}
+				_ = asPath // decoded as the feed decodes it, not judged here
 				if pf, err := netip.ParsePrefix(p.Nlri.String()); err == nil && nh.IsValid() && pf.IsValid() {
 					count.Add(1)
 				}

@@ -33,7 +33,9 @@ func TestStaticNeighborWithMD5(t *testing.T) {
 	bad := startSpeakerWith(t, speaker.Config{Local: netip.MustParseAddr("127.0.1.32"), ASN: 65010,
 		CollectorAddr: netip.MustParseAddr("127.0.0.1"), CollectorPort: port, CollectorASN: 65000, Password: "wrong"})
 	eventually(t, "the session with the right password", func() bool { return good.Established(context.Background()) })
-	good.Announce(context.Background(), netip.MustParsePrefix("10.244.31.0/24"), netip.MustParseAddr("10.0.0.31"))
+	if err := good.Announce(context.Background(), netip.MustParsePrefix("10.244.31.0/24"), netip.MustParseAddr("10.0.0.31")); err != nil {
+		t.Fatal(err)
+	}
 	eventually(t, "its route", func() bool { return len(routesOf(c.Store(), "127.0.1.31")) == 1 })
 	time.Sleep(3 * time.Second) // the wrong password's connection attempts are dropped by the kernel
 	if bad.Established(context.Background()) {

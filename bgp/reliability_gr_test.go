@@ -68,7 +68,7 @@ func (w *grWorld) validate(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- loop.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
+	t.Cleanup(func() { cancel(); _ = <-done }) // ends with the context's error
 	eventually(t, "a validation of both routes", func() bool { return loop.State().Summary.Routes == 2 })
 	if f := append(w.rec.fired("node1"), w.rec.fired("node2")...); len(f) > 0 {
 		t.Fatalf("alerted with both nodes announcing: %+v", f)

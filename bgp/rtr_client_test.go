@@ -69,7 +69,7 @@ func TestGoBGPAsRTRClient(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- rs.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
+	t.Cleanup(func() { cancel(); _ = <-done }) // ends with the context's error
 
 	s := server.NewBgpServer(gobgplog.Option(zerolog.Nop(), nil))
 	go s.Serve()

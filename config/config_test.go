@@ -82,7 +82,9 @@ func TestEveryValueProblemAtOnce(t *testing.T) {
 
 func TestSyntaxError(t *testing.T) {
 	path := t.TempDir() + "/syntax.yaml"
-	os.WriteFile(path, []byte("bgp:\n  asn: 1\n   routerId: x\n"), 0o600)
+	if err := os.WriteFile(path, []byte("bgp:\n  asn: 1\n   routerId: x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	_, problems, _ := Load(path)
 	if len(problems) != 1 || problems[0].Line != 3 {
 		t.Fatalf("problems %v, want one on line 3", problems)

@@ -168,7 +168,7 @@ func TestChartRejects(t *testing.T) {
 		{"accept-all-range", []string{"--set", "config.bgp.dynamicNeighbors[0].prefix=0.0.0.0/0"},
 			"config.bgp.dynamicNeighbors[0].prefix: 0.0.0.0/0 accepts a session from any address"},
 		{"asn-zero", []string{"--set", "config.bgp.asn=0"}, "config.bgp.asn: Must be greater than or equal to 1"},
-		{"schema-config-typo", []string{"--set", "config.cluster.nmae=prod"}, "Additional property nmae is not allowed"},
+		{"schema-config-typo", []string{"--set", "config.cluster.nmae=prod"}, "Additional property nmae is not allowed"}, //nolint:misspell // the typo is the test
 		{"schema-deep-typo", []string{"--set", "config.alerting.alertmanagers[0].url=http://am:9093",
 			"--set", "config.alerting.alertmanagers[0].timout=5s"}, "Additional property timout is not allowed"},
 		{"schema-rule-name", []string{"--set", "config.rules.stale-routes.enabled=false"}, "config.rules"},

@@ -272,26 +272,3 @@ func mustKubectl(t testing.TB, env *testkube.Env, args ...string) string {
 	}
 	return out
 }
-
-// isKubernetesObjects: every YAML document has apiVersion and kind.
-func isKubernetesObjects(data []byte) bool {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	n := 0
-	for {
-		var doc map[string]any
-		err := dec.Decode(&doc)
-		if errors.Is(err, io.EOF) {
-			return n > 0
-		}
-		if err != nil {
-			return false
-		}
-		if doc == nil {
-			continue
-		}
-		if asString(doc["apiVersion"]) == "" || asString(doc["kind"]) == "" {
-			return false
-		}
-		n++
-	}
-}

@@ -97,7 +97,9 @@ func TestInventoryAfterAnOutage(t *testing.T) {
 	}
 	t.Logf("lists after the outage: %v (before: %v)", listsAfter, listsBefore)
 
-	env.Kubectl("delete", "node", "node5")
+	if out, err := env.Kubectl("delete", "node", "node5"); err != nil {
+		t.Fatalf("kubectl delete node node5: %v: %s", err, out)
+	}
 	env.Apply(t, writeTemp(t, testkube.NodeManifest(6)))
 	wait.True(t, "node5 deleted and node6 added", time.Minute, func() bool {
 		c, _, _ := inv.Cluster(time.Now())

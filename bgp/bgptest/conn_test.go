@@ -33,7 +33,7 @@ func startCollector(t *testing.T) (*bgp.Collector, string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- c.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
+	t.Cleanup(func() { cancel(); _ = <-done }) // ends with the context's error
 	return c, net.JoinHostPort("127.0.0.1", strconv.Itoa(int(port)))
 }
 

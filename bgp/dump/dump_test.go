@@ -74,8 +74,12 @@ func TestDetect(t *testing.T) {
 func TestGzipIsRead(t *testing.T) {
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
-	zw.Write([]byte(`{"10.0.0.0/24":[{"nlri":{"prefix":"10.0.0.0/24"},"attrs":[{"type":3,"nexthop":"10.0.0.1"}]}]}`))
-	zw.Close()
+	if _, err := zw.Write([]byte(`{"10.0.0.0/24":[{"nlri":{"prefix":"10.0.0.0/24"},"attrs":[{"type":3,"nexthop":"10.0.0.1"}]}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
 	path := filepath.Join(t.TempDir(), "rib.json.gz")
 	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -53,13 +52,10 @@ func TestValidateConfigGolden(t *testing.T) {
 // TestBadUsage: bad input gets exit code 2 and a message that says what and where.
 func TestBadUsage(t *testing.T) {
 	scen := filepath.Join(scenarioDir, "leaks")
-	noPeers := filepath.Join(t.TempDir(), "nopeers.yaml")
-	os.WriteFile(noPeers, []byte("bgp: {asn: 65000, routerId: 192.0.2.1, listenPort: 1179}\n"), 0o600)
-	noCluster := filepath.Join(t.TempDir(), "nocluster.yaml")
-	os.WriteFile(noCluster, []byte("bgp: {asn: 65000, routerId: 192.0.2.1, listenPort: 1179, "+
-		"dynamicNeighbors: [{prefix: 127.0.1.0/24}]}\nkubernetes: {kubeconfig: /nonexistent/kubeconfig}\n"), 0o600)
-	garbage := filepath.Join(t.TempDir(), "garbage.json")
-	os.WriteFile(garbage, []byte("{\n  \"10.0.0.0/24\": [\n    {\"nlri\": 5}\n  ]\n}\n"), 0o600)
+	noPeers := writeFile(t, "nopeers.yaml", "bgp: {asn: 65000, routerId: 192.0.2.1, listenPort: 1179}\n")
+	noCluster := writeFile(t, "nocluster.yaml", "bgp: {asn: 65000, routerId: 192.0.2.1, listenPort: 1179, "+
+		"dynamicNeighbors: [{prefix: 127.0.1.0/24}]}\nkubernetes: {kubeconfig: /nonexistent/kubeconfig}\n")
+	garbage := writeFile(t, "garbage.json", "{\n  \"10.0.0.0/24\": [\n    {\"nlri\": 5}\n  ]\n}\n")
 	cases := []struct {
 		name string
 		args []string
@@ -93,8 +89,7 @@ func TestBadUsage(t *testing.T) {
 // TestEmptyRouteFileMeansEverythingIsMissing: an empty dump said to cover IPv4
 // is a finding-worthy situation, not an error.
 func TestEmptyRouteFileMeansEverythingIsMissing(t *testing.T) {
-	empty := filepath.Join(t.TempDir(), "empty.json")
-	os.WriteFile(empty, nil, 0o600)
+	empty := writeFile(t, "empty.json", "")
 	dir := filepath.Join(scenarioDir, "kubenet-migration")
 	args := append([]string{"check", "-o", "json", "--families", "ipv4", "--routes", empty}, clusterArgs(dir)...)
 	code, stdout, _ := runCLI(t, args...)
@@ -106,8 +101,7 @@ func TestEmptyRouteFileMeansEverythingIsMissing(t *testing.T) {
 // TestEmptyRouteFileWithoutFamiliesIsAnError: a dump with no route at all
 // (a failed ssh, an empty redirect) checks nothing: exit 2 saying so.
 func TestEmptyRouteFileWithoutFamiliesIsAnError(t *testing.T) {
-	empty := filepath.Join(t.TempDir(), "empty.json")
-	os.WriteFile(empty, nil, 0o600)
+	empty := writeFile(t, "empty.json", "")
 	args := append([]string{"check", "--routes", empty}, clusterArgs(filepath.Join(scenarioDir, "kubenet-migration"))...)
 	code, stdout, stderr := runCLI(t, args...)
 	if code != exitUsage || stdout != "" || !strings.Contains(stderr, "hold no route at all") {

@@ -68,7 +68,7 @@ func TestReliabilitySecretsAndTLS(t *testing.T) {
 		}
 	case <-time.After(15 * time.Second): // This kernel signs TCP: the neighbor is configured.
 		_ = md5Run.Process.Signal(syscall.SIGTERM)
-		<-exited
+		_ = <-exited // a signal's exit
 	}
 	outputs["run with a TCP MD5 password"] = out.String()
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"sync"
 	"time"
 
 	api "github.com/osrg/gobgp/v4/api"
@@ -25,7 +24,6 @@ const speakerLocal = "127.0.0.3"
 // and removes it afterwards.
 type gobgpSpeaker struct {
 	srv   *server.BgpServer
-	mu    sync.Mutex
 	estab chan time.Time
 }
 

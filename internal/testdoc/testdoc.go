@@ -60,7 +60,7 @@ func findArray(doc []byte, path []string) (start, end int, err error) {
 			start = int(dec.InputOffset()) - 1
 		}
 		for dec.More() {
-			next := at
+			var next []string
 			if d == '{' {
 				key, err := dec.Token()
 				if err != nil {
