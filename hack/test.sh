@@ -22,6 +22,7 @@ if ! go mod tidy -diff; then
 	exit 1
 fi
 hack/tools/govulncheck.sh # database from the module proxy; fails on a finding not in hack/tools/govulncheck/explained.txt
+hack/tools/golangci-lint.sh # pinned, built from the module proxy; .golangci.yml says which linters and why
 # The quick tier first (units, goldens, in-process BGP: about 2 minutes), so that a plain mistake fails
 # in minutes; then every test. cmd/routewarden's end-to-end tests take 7-8 min on an idle 2-core machine,
 # longer on a busy one: the default 10-minute limit would fail a slow machine, not a broken test.
