@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,7 +19,7 @@ import (
 )
 
 type checkFlags struct {
-	cluster, routes, torRoutes                   []string
+	cluster, routes, torRoutes, networkRanges    []string
 	routesFormat, ipamMode, configFile, families string
 	reportFlags
 }
@@ -83,6 +84,9 @@ json, yaml. Nothing is logged on success unless -v.`,
 		strings.Join(config.IPAMModes, ", "))
 	fl.StringVar(&f.families, "families", "", "families the route dumps cover, e.g. ipv4,ipv6 (default: those they hold)")
 	fl.StringVar(&f.configFile, "config", "", "routewarden config file (rules, ranges)")
+	fl.StringSliceVar(&f.networkRanges, "network-ranges", nil, "the network's ranges (uplinks, other tenants; "+
+		"comma-separated or repeated), added to the config's cluster.networkRanges: a route there that no node "+
+		"announces is counted, never judged")
 	fl.StringVarP(&f.output, "output", "o", "table", "output: "+strings.Join(checkFormats, ", "))
 	fl.StringVar(&f.failOn, "fail-on", "warning", "exit 1 when a finding is at least: info, warning, critical, never")
 	return cmd
@@ -97,6 +101,11 @@ func (f *checkFlags) parse(g *globalFlags) (threshold, map[string]bool, error) {
 		errs = append(errs, err)
 	}
 	validateIPAMMode(&errs, f.ipamMode)
+	for _, s := range f.networkRanges {
+		if _, err := netip.ParsePrefix(s); err != nil {
+			errs = append(errs, fmt.Errorf("--network-ranges: %q is not a CIDR (expected e.g. 10.255.0.0/16)", s))
+		}
+	}
 	fams, err := parseFamilies(f.families)
 	if err != nil {
 		errs = append(errs, err)
@@ -159,10 +168,18 @@ func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
 		return usageErr("%v", err)
 	}
 	opts := cfg.ValidatorOptions()
+	for _, s := range f.networkRanges {
+		opts.NetworkRanges = append(opts.NetworkRanges, netip.MustParsePrefix(s).Masked())
+	}
 	opts.Now = time.Now()
 	var notes []string
 	rep.Result, notes = scopeToFamilies(validator.Validate(cluster, set.routes, opts), covered, set.formats)
 	rep.Notes = append(rep.Notes, notes...)
+	if n := rep.Summary.NetworkRoutes; n > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%d route(s) of the network (announced by no node, outside the "+
+			"cluster's pod ranges, pools and allocations, or in cluster.networkRanges/--network-ranges): counted, "+
+			"not judged.", n))
+	}
 	if err := writeReport(cmd, f.output, rep); err != nil {
 		return runtimeErr(fmt.Errorf("writing output: %w", err))
 	}
