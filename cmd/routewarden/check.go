@@ -144,6 +144,7 @@ func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
 	if err != nil {
 		return err
 	}
+	unjudged := unjudgedNotes(cluster, set)
 	if len(f.torRoutes) > 0 {
 		tor, err := readRouteSet(cmd, log, f.torRoutes, f.routesFormat)
 		if err != nil {
@@ -155,8 +156,11 @@ func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
 			names[i] = filepath.Base(path)
 		}
 		cluster.PolicyDrops = validator.PolicyDrops(strings.Join(names, ", "), set.routes, tor.routes)
+		// What the nodes sent is judged in full (attribute-mismatch), as without --tor-routes.
+		cluster.PrePolicy = set.routes
 		validator.MarkPostPolicy(tor.routes)
 		set = tor
+		unjudged = slices.Compact(slices.Sorted(slices.Values(append(unjudged, unjudgedNotes(cluster, tor)...))))
 	}
 	if len(set.routes) == 0 && fams == nil {
 		return usageErr("the route dumps (%s) hold no route at all: nothing to check. If the router really "+
@@ -175,6 +179,7 @@ func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
 	var notes []string
 	rep.Result, notes = scopeToFamilies(validator.Validate(cluster, set.routes, opts), covered, set.formats)
 	rep.Notes = append(rep.Notes, notes...)
+	rep.Notes = append(rep.Notes, unjudged...)
 	if n := rep.Summary.NetworkRoutes; n > 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("%d route(s) of the network (announced by no node, outside the "+
 			"cluster's pod ranges, pools and allocations, or in cluster.networkRanges/--network-ranges): counted, "+
