@@ -54,6 +54,9 @@ type confVariant struct {
 	Speakers    []confSpeaker `yaml:"speakers"`
 	// Want are the findings, "rule prefix node" ("-" for no node); none for a healthy twin.
 	Want []string `yaml:"want"`
+	// WantRelayed, when set, are the findings of the run feed through a
+	// ToR (role tor), which relays one path a prefix.
+	WantRelayed *[]string `yaml:"wantRelayed"`
 }
 
 type confChange struct {
