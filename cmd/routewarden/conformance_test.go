@@ -201,18 +201,7 @@ func feedSessions(t *testing.T, s *confSpec, v confVariant) []string {
 	cfg := bmpPipelineConfig(t, "127.0.1.0/24")
 	cfg.BGP.DynamicNeighbors = append(cfg.BGP.DynamicNeighbors, config.DynamicNeighborConfig{Prefix: "127.0.3.0/24"})
 	p, ctx := startPipeline(t, cfg, runCluster(t, s))
-	n := 0
-	for _, sp := range spec.Speakers {
-		spk := startSpeaker(t, ctx, sp.LocalAddress, sp.ASN, collector, int32(cfg.BGP.ListenPort))
-		for _, r := range sp.Routes {
-			if err := spk.AnnounceWith(ctx, netip.MustParsePrefix(r.Prefix), netip.MustParseAddr(r.NextHop),
-				speaker.Attrs{Communities: r.Communities}); err != nil {
-				t.Fatal(err)
-			}
-			n++
-		}
-	}
-	return pipelineFindings(t, p, n)
+	return pipelineFindings(t, p, announceAll(t, ctx, spec.Speakers, collector, int32(cfg.BGP.ListenPort)))
 }
 
 // feedRelayed: one ToR (role tor, AS 65001) relays every speaker's routes
@@ -273,9 +262,16 @@ func feedBMP(t *testing.T, s *confSpec, v confVariant) []string {
 			fmt.Sprintf(" neighbor %s remote-as %d\n", sp.LocalAddress, sp.ASN), 1)
 	}
 	testfrr.StartBGPD(t, tor, port, conf)
+	return pipelineFindings(t, p, announceAll(t, ctx, spec.Speakers, tor, port))
+}
+
+// announceAll starts every speaker, peering with the router at to:port,
+// announces its routes, and returns how many it announced.
+func announceAll(t *testing.T, ctx context.Context, speakers []confSpeaker, to netip.Addr, port int32) int {
+	t.Helper()
 	n := 0
-	for _, sp := range spec.Speakers {
-		spk := startSpeaker(t, ctx, sp.LocalAddress, sp.ASN, tor, port)
+	for _, sp := range speakers {
+		spk := startSpeaker(t, ctx, sp.LocalAddress, sp.ASN, to, port)
 		for _, r := range sp.Routes {
 			if err := spk.AnnounceWith(ctx, netip.MustParsePrefix(r.Prefix), netip.MustParseAddr(r.NextHop),
 				speaker.Attrs{Communities: r.Communities}); err != nil {
@@ -284,7 +280,7 @@ func feedBMP(t *testing.T, s *confSpec, v confVariant) []string {
 			n++
 		}
 	}
-	return pipelineFindings(t, p, n)
+	return n
 }
 
 // startSpeaker starts a GoBGP speaker at local peering with the router
