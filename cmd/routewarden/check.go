@@ -47,6 +47,11 @@ Route formats (detected from the content with --routes-format auto):
 Rules: stale-route, foreign-cidr, unallocated-cidr, out-of-range, missing-route, podcidr-drift,
 duplicate-origin, and, when Services are given, stale-vip, missing-vip, vip-without-endpoints, vip-wrong-node,
 vip-missing-node; with --tor-routes, filtered-at-tor. A route belongs to the node owning its next hop (else its peer address, else its router ID).
+Only the cluster's routes are judged: those a node (current or deleted) announces, and those inside a node's
+CIDR, a pod range, a LoadBalancer pool or a VIP. The network's (a spine's default route, uplinks, the ToR's own
+routes, other tenants, cluster.networkRanges and --network-ranges) are counted in a note. Attributes a dump
+format does not carry (FRR's plain table has no communities) are not judged; a note names the command that shows
+them. With --tor-routes, the --routes dumps (what the nodes sent) are judged for attribute-mismatch too.
 
 Convergence (how long the routes took to follow a cluster change) and its slow-convergence finding need
 routewarden run: a dump is one instant, with no time between a change and the routes following it.
