@@ -39,11 +39,17 @@ func TestMetamorphicLessInputNoMoreFindings(t *testing.T) {
 			if len(rs) == 0 {
 				break
 			}
+			// From one route, and from all (a source that never shows it).
 			k := rnd.IntN(len(rs))
 			less := append([]Route(nil), rs...)
 			rm.apply(less[k].Unshare())
 			checked[rm.name]++
 			noneAdded(t, fmt.Sprintf("seed %d: %s removed from %s", seed, rm.name, rs[k]), before,
+				Validate(c, less, opts).Findings)
+			for i := range less {
+				rm.apply(less[i].Unshare())
+			}
+			noneAdded(t, fmt.Sprintf("seed %d: %s removed from every route", seed, rm.name), before,
 				Validate(c, less, opts).Findings)
 		}
 		s := NewSnapshot(c, rs, opts)
@@ -81,11 +87,12 @@ func addRandomIntent(c *Cluster, rs []Route, rnd *rand.Rand) {
 	pick := func(ss ...[]string) []string { return ss[rnd.IntN(len(ss))] }
 	for i := range rs {
 		a := rs[i].Unshare()
-		a.Communities = pick(nil, []string{"65010:100"}, []string{"65010:999"})
-		a.LargeCommunities = pick(nil, []string{"65010:1:1"}, []string{"65010:1:2"})
-		a.ASPath = [][]uint32{nil, {65010}, {65000, 65099}}[rnd.IntN(3)]
-		if rnd.IntN(2) == 0 {
-			a.LocalPref, a.HasLocalPref = uint32(100*(1+rnd.IntN(2))), true
+		// Mostly as told, so that removing an attribute would be noticed.
+		a.Communities = pick([]string{"65010:100"}, []string{"65010:100"}, nil, []string{"65010:999"})
+		a.LargeCommunities = pick([]string{"65010:1:1"}, []string{"65010:1:1"}, nil, []string{"65010:1:2"})
+		a.ASPath = [][]uint32{nil, {65010}, {65010}, {65000, 65099}}[rnd.IntN(4)]
+		if rnd.IntN(4) > 0 {
+			a.LocalPref, a.HasLocalPref = uint32(200-100*rnd.IntN(2)), true
 		}
 	}
 }
