@@ -87,6 +87,9 @@ type ClusterConfig struct {
 	// AllowedRanges are legitimate announced ranges that are neither pod ranges
 	// nor LoadBalancer pools.
 	AllowedRanges []string `mapstructure:"allowedRanges" yaml:"allowedRanges"`
+	// NetworkRanges are the network's ranges (uplinks, infrastructure, other
+	// tenants): a route there that no node announces is counted, not judged.
+	NetworkRanges []string `mapstructure:"networkRanges" yaml:"networkRanges"`
 	// NodeSelector limits missing-route to the nodes this collector sees.
 	NodeSelector map[string]string `mapstructure:"nodeSelector" yaml:"nodeSelector"`
 }

@@ -15,6 +15,7 @@ func (c *Config) ValidatorOptions() validator.Options {
 		opts.Rules[validator.RuleID(id)] = ro
 	}
 	opts.AllowedRanges = mustPrefixes(c.Cluster.AllowedRanges)
+	opts.NetworkRanges = mustPrefixes(c.Cluster.NetworkRanges)
 	return opts
 }
 

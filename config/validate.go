@@ -37,6 +37,7 @@ func (c *Config) ValidateFor(purpose Purpose) Problems {
 	}
 	checkCIDRs(add, "cluster.podRanges", c.Cluster.PodRanges)
 	checkCIDRs(add, "cluster.allowedRanges", c.Cluster.AllowedRanges)
+	checkCIDRs(add, "cluster.networkRanges", c.Cluster.NetworkRanges)
 	for id, rc := range c.Rules {
 		if _, ok := validator.Spec(validator.RuleID(id)); !ok {
 			add("rules."+id, "unknown rule (expected one of: %s)", strings.Join(validator.RuleIDs(), ", "))

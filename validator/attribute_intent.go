@@ -24,8 +24,10 @@ func (in *AttributeIntent) diffs(a *Attributes) []attrDiff {
 	for _, c := range []struct {
 		what      string
 		got, want []string
-	}{{AttrCommunities, a.Communities, in.Communities}, {AttrLargeCommunities, a.LargeCommunities, in.LargeCommunities}} {
-		if slices.Contains(in.Disputed, c.what) {
+		unseen    AttrSet
+	}{{AttrCommunities, a.Communities, in.Communities, UnseenCommunities},
+		{AttrLargeCommunities, a.LargeCommunities, in.LargeCommunities, UnseenLargeCommunities}} {
+		if slices.Contains(in.Disputed, c.what) || a.Unseen.Has(c.unseen) {
 			continue
 		}
 		got := slices.Clone(c.got)
@@ -34,7 +36,9 @@ func (in *AttributeIntent) diffs(a *Attributes) []attrDiff {
 			out = append(out, attrDiff{what: c.what, got: listOrNone(got), want: listOrNone(c.want)})
 		}
 	}
-	if len(in.LocalPrefs) > 0 && len(a.ASPath) == 0 && !slices.Contains(in.Disputed, AttrLocalPref) {
+	// Without the AS path an eBGP path cannot be told from an iBGP one.
+	if len(in.LocalPrefs) > 0 && len(a.ASPath) == 0 && !slices.Contains(in.Disputed, AttrLocalPref) &&
+		a.Unseen&(UnseenLocalPref|UnseenASPath) == 0 {
 		// Cilium applies the largest localPreference of the advertisements
 		// selecting the prefix.
 		want := slices.Max(in.LocalPrefs)

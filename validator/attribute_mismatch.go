@@ -44,7 +44,7 @@ func (rule attributeMismatch) Check(s *Snapshot, report func(Finding)) {
 // CheckRoute checks route i (RouteRule); a post-policy path whose
 // pre-policy copy is at hand is judged there (CheckCluster).
 func (rule attributeMismatch) CheckRoute(s *Snapshot, i int, report func(Finding)) {
-	if r := s.Routes[i]; !s.judgedPrePolicy(r) {
+	if r := s.Routes[i]; !s.judgedPrePolicy(r, s.Origin(i).Name()) {
 		rule.judge(s, r, s.Origin(i).Node, report)
 	}
 }
@@ -64,27 +64,35 @@ func (rule attributeMismatch) CheckCluster(s *Snapshot, report func(Finding)) {
 	var out []*seen
 	at := map[string]*seen{}
 	for _, r := range s.Cluster.PrePolicy {
-		router := r.Attrs().Router.String()
+		// A node-side dump's path (check --routes beside --tor-routes) has no router.
+		var router []string
+		if a := r.Attrs().Router; a.IsValid() {
+			router = []string{a.String()}
+		}
 		rule.judge(s, r, s.Attribute(r).Node, func(f Finding) {
 			base := strings.TrimSuffix(f.Message, ".")
 			switch x, ok := at[f.Key()]; {
 			case !ok:
-				x = &seen{f: f, base: base, routers: []string{router}}
+				x = &seen{f: f, base: base, routers: router}
 				at[f.Key()], out = x, append(out, x)
 			case x.base == base:
-				x.routers = append(x.routers, router)
+				x.routers = append(x.routers, router...)
+			case len(router) == 0:
+				x.more = append(x.more, base+".")
 			default:
-				x.more = append(x.more, base+" (as router "+router+" received it).")
+				x.more = append(x.more, base+" (as router "+router[0]+" received it).")
 			}
 		})
 	}
 	for _, x := range out {
-		noun := "router "
+		noun, as := "router ", ""
 		if len(x.routers) > 1 {
 			noun = "routers "
 		}
-		x.f.Message = strings.Join(append([]string{x.base + " (as " + noun + joinAnd(x.routers) + " received it)."},
-			x.more...), " ")
+		if len(x.routers) > 0 {
+			as = " (as " + noun + joinAnd(x.routers) + " received it)"
+		}
+		x.f.Message = strings.Join(append([]string{x.base + as + "."}, x.more...), " ")
 		report(x.f)
 	}
 }
@@ -162,7 +170,7 @@ const originAdvice = "Check the node's localASN in CiliumBGPClusterConfig and Ci
 // they are known and the origin is none of them; else nil ASNs.
 func wrongOrigin(s *Snapshot, r Route, node string) (uint32, []string) {
 	path, asns := r.Attrs().ASPath, s.Cluster.NodeASNs[node]
-	if len(path) == 0 || len(asns) == 0 || slices.Contains(asns, path[len(path)-1]) {
+	if len(path) == 0 || r.Attrs().Unseen.Has(UnseenASPath) || len(asns) == 0 || slices.Contains(asns, path[len(path)-1]) {
 		return 0, nil
 	}
 	want := make([]string, len(asns))
@@ -180,10 +188,12 @@ func wrongOrigin(s *Snapshot, r Route, node string) (uint32, []string) {
 // judges a path there, and leaves its post-policy copy alone.
 
 // sentKey identifies a monitored peer's path across its views: the
-// monitoring router, the peer, the prefix.
+// monitoring router, the peer, the prefix; a path without a router (a
+// node-side dump's, check --routes beside --tor-routes) by its node.
 type sentKey struct {
 	router, peer netip.Addr
 	prefix       netip.Prefix
+	node         string
 }
 
 func sentKeyOf(r Route) sentKey {
@@ -192,21 +202,35 @@ func sentKeyOf(r Route) sentKey {
 }
 
 // indexPrePolicy indexes the pre-policy paths by sentKey; nil when none.
-func indexPrePolicy(pre []Route) map[sentKey]bool {
+func (s *Snapshot) indexPrePolicy(pre []Route) map[sentKey]bool {
 	if len(pre) == 0 {
 		return nil
 	}
 	out := make(map[sentKey]bool, len(pre))
 	for _, r := range pre {
-		if r.Attrs().Router.IsValid() && !r.Stale { // a stale copy is not judged: its post-policy one is
+		switch {
+		case r.Stale: // a stale copy is not judged: its post-policy one is
+		case r.Attrs().Router.IsValid():
 			out[sentKeyOf(r)] = true
+		default:
+			if n := s.Attribute(r).Name(); n != "" {
+				out[sentKey{prefix: r.Prefix, node: n}] = true
+			}
 		}
 	}
 	return out
 }
 
-// judgedPrePolicy reports whether r is a post-policy path whose pre-policy
-// copy is in Cluster.PrePolicy: attribute-mismatch judges that one instead.
-func (s *Snapshot) judgedPrePolicy(r Route) bool {
-	return s.sent != nil && r.Attrs().PostPolicy && r.Attrs().Router.IsValid() && s.sent[sentKeyOf(r)]
+// judgedPrePolicy reports whether r, attributed to node, is a post-policy
+// path whose pre-policy copy is in Cluster.PrePolicy: attribute-mismatch
+// judges that one instead.
+func (s *Snapshot) judgedPrePolicy(r Route, node string) bool {
+	a := r.Attrs()
+	switch {
+	case s.sent == nil || !a.PostPolicy:
+		return false
+	case a.Router.IsValid():
+		return s.sent[sentKeyOf(r)]
+	}
+	return node != "" && s.sent[sentKey{prefix: r.Prefix, node: node}]
 }

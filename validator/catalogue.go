@@ -53,7 +53,7 @@ var both = []Mode{ModeRun, ModeCheck}
 // catalogue is in documentation order: route rules, VIP rules, then the rest.
 var catalogue = []RuleSpec{
 	{RuleStaleRoute, "BGPStaleRoute", SeverityCritical,
-		"A route's origin (next hop, else peer, else router ID) is no current node: a decommissioned node still announcing, or a route left behind.",
+		"A cluster's route (inside its ranges, or from an address that was a node's) whose origin (next hop, else peer, else router ID) is no current node: a decommissioned node still announcing, or a route left behind.",
 		"Stop the BGP speaker on the host behind the next hop, or shut its session on the ToR.",
 		readsPodCIDRs + ", deleted nodes (kubernetes.tombstoneTTL)", both, staleRoute{}},
 	{RuleForeignCIDR, "BGPForeignCIDR", SeverityCritical,
@@ -65,7 +65,7 @@ var catalogue = []RuleSpec{
 		"Look for a released allocation still announced, or the legacy speaker announcing Node.spec.podCIDRs.",
 		readsPodCIDRs + ", the pod ranges (cilium-config, cluster.podRanges)", both, unallocatedCIDR{}},
 	{RuleOutOfRange, "BGPOutOfRangeRoute", SeverityCritical,
-		"A prefix lies outside every pod range, LoadBalancer pool and allowed range: a leak such as a default route or a host route.",
+		"A node announces a prefix outside every pod range, LoadBalancer pool and allowed range: a leak such as a default route or a host route.",
 		"Find what advertises it on the node (a static advertisement, a redistribution) or add the range to cluster.allowedRanges.",
 		"routes; pod ranges, LoadBalancer pools, cluster.allowedRanges", both, outOfRange{}},
 	{RuleMissingRoute, "BGPMissingRoute", SeverityCritical,

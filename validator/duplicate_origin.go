@@ -38,6 +38,9 @@ func (duplicateOrigin) CheckPrefix(s *Snapshot, p netip.Prefix, report func(Find
 	}
 	var keys, who []string
 	for _, i := range routes {
+		if s.Network(i) {
+			continue
+		}
 		if k := s.originKey(i); !slices.Contains(keys, k) {
 			keys = append(keys, k)
 			who = append(who, s.describeOrigin(i))

@@ -75,6 +75,11 @@ func (s *Snapshot) announcedBy(p netip.Prefix, node string) bool {
 }
 
 func (s *Snapshot) missingHint(v *NodeView, a Allocation, own []int) string {
+	// The same CIDR's filtered-at-tor tells the story: the node sent it.
+	if router := s.droppedFrom(a.Prefix, v.Name); router != "" {
+		return fmt.Sprintf("ToR %s received it from %s and its policy dropped it (filtered-at-tor): %s's session "+
+			"is up and it announces the CIDR; fix the ToR's inbound policy for %s.", router, v.Name, v.Name, v.Name)
+	}
 	var parts []string
 	if others := s.RoutesFor(a.Prefix); len(others) > 0 {
 		var who []string
@@ -117,4 +122,15 @@ func (s *Snapshot) missingHint(v *NodeView, a Allocation, own []int) string {
 			"may have changed without the speaker noticing.")
 	}
 	return strings.Join(parts, " ")
+}
+
+// droppedFrom names the router whose policy dropped node's path for p
+// (Cluster.PolicyDrops), or "" when none did.
+func (s *Snapshot) droppedFrom(p netip.Prefix, node string) string {
+	for _, d := range s.Cluster.PolicyDrops {
+		if d.Route.Prefix == p && !d.Route.Stale && s.Attribute(d.Route).Name() == node {
+			return d.Router
+		}
+	}
+	return ""
 }

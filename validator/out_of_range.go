@@ -21,7 +21,7 @@ func (rule outOfRange) Check(s *Snapshot, report func(Finding)) {
 // CheckRoute checks route i (RouteRule).
 func (outOfRange) CheckRoute(s *Snapshot, i int, report func(Finding)) {
 	r := s.Routes[i]
-	if !s.OutOfRange(r.Prefix) {
+	if !s.OutOfRange(r.Prefix) || s.Network(i) {
 		return
 	}
 	o := s.Origin(i)

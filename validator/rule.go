@@ -50,6 +50,10 @@ type Options struct {
 	// AllowedRanges are announced ranges that are neither pod ranges nor
 	// LoadBalancer pools but are legitimate (e.g. service or egress ranges).
 	AllowedRanges []netip.Prefix
+	// NetworkRanges are the network's ranges (uplinks, infrastructure,
+	// other tenants): a route there that no node announces is counted, not
+	// judged, even inside a pod range or a LoadBalancer pool (scope.go).
+	NetworkRanges []netip.Prefix
 	// Scope limits missing-route to nodes whose labels contain all of these.
 	Scope map[string]string
 	// Now is the validation time, for the age of tombstones.

@@ -111,7 +111,7 @@ func NewSnapshot(c *Cluster, routes []Route, opts Options) *Snapshot {
 	for _, r := range c.IPAM.PodRanges {
 		s.podRanges[family(r)] = append(s.podRanges[family(r)], r)
 	}
-	s.sent = indexPrePolicy(c.PrePolicy)
+	s.sent = s.indexPrePolicy(c.PrePolicy)
 	s.origins = newOrigins(len(routes))
 	// Indexing prefixes, sorting the allocations and attributing origins
 	// touch disjoint state: on a large snapshot they run side by side.

@@ -2,6 +2,7 @@ package validator
 
 import (
 	"fmt"
+	"net/netip"
 	"strings"
 )
 
@@ -23,7 +24,7 @@ func (staleRoute) CheckRoute(s *Snapshot, i int, report func(Finding)) {
 	o := s.Origin(i)
 	// Paths kept by graceful restart are not stale until their restart time
 	// runs out; the BGP speaker itself drops them then.
-	if o.Node != nil || r.Stale {
+	if o.Node != nil || r.Stale || s.Network(i) {
 		return
 	}
 	var ovs []Overlap
@@ -49,6 +50,15 @@ func staleHint(r Route, o Origin, owners []string) string {
 	if o.Orphan != nil {
 		b.WriteString("A CiliumNode outlived its Node: check that the Cilium operator garbage-collects it. ")
 	}
+	if o.Deleted == nil && o.Orphan == nil {
+		// Not known to be a node's: a router's as likely as a forgotten host's.
+		fmt.Fprintf(&b, "No current node has the address %s, and none is known to have had it. Find what "+
+			"announces %s on the ToR (`show bgp %s unicast %s`): a host that left the cluster with its BGP speaker "+
+			"running must leave BGP (stop the speaker, or shut its session); a router's route is withdrawn where it "+
+			"is originated, or its range listed in cluster.networkRanges when it is the network's.", firstValid(r),
+			r.Prefix, familyName(r.Prefix), r.Prefix)
+		return b.String()
+	}
 	fmt.Fprintf(&b, "Stop the BGP speaker (cilium-agent) on the host behind %s, or shut its session on the ToR; "+
 		"a decommissioned node must leave BGP before it leaves the cluster.", firstValid(r))
 	return b.String()
@@ -61,4 +71,12 @@ func firstValid(r Route) string {
 		}
 	}
 	return "this route"
+}
+
+// familyName is "ipv4" or "ipv6", as router commands spell it.
+func familyName(p netip.Prefix) string {
+	if p.Addr().Is4() {
+		return "ipv4"
+	}
+	return "ipv6"
 }

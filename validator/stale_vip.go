@@ -19,7 +19,7 @@ func (r staleVIP) Check(s *Snapshot, report func(Finding)) {
 func (staleVIP) CheckRoute(s *Snapshot, i int, report func(Finding)) {
 	r := s.Routes[i]
 	// Paths kept by graceful restart are left to the restarting speaker.
-	if !s.Cluster.ServicesKnown || r.Stale || !r.Prefix.IsSingleIP() || s.IsVIP(r.Prefix) {
+	if !s.Cluster.ServicesKnown || r.Stale || !r.Prefix.IsSingleIP() || s.IsVIP(r.Prefix) || s.Network(i) {
 		return
 	}
 	pool, ok := s.lbPoolOf(r.Prefix)

@@ -15,10 +15,13 @@ type Result struct {
 
 // Summary counts what was validated and found.
 type Summary struct {
-	Nodes          int            `json:"nodes"`
-	CiliumNodes    int            `json:"ciliumNodes"`
-	Routes         int            `json:"routes"`
-	Prefixes       int            `json:"prefixes"`
+	Nodes       int `json:"nodes"`
+	CiliumNodes int `json:"ciliumNodes"`
+	Routes      int `json:"routes"`
+	Prefixes    int `json:"prefixes"`
+	// NetworkRoutes are the routes of the network, not the cluster's
+	// (scope.go): counted, never judged.
+	NetworkRoutes  int            `json:"networkRoutes,omitempty"`
 	IPAMMode       IPAMMode       `json:"ipamMode"`
 	IPAMModeSource string         `json:"ipamModeSource"`
 	Findings       int            `json:"findings"`
@@ -85,7 +88,7 @@ func parallel(n int) bool { return n >= 20_000 && runtime.GOMAXPROCS(0) > 1 }
 func summarize(s *Snapshot, findings []Finding) Summary {
 	sum := Summary{
 		Nodes: len(s.Cluster.Nodes), CiliumNodes: len(s.Cluster.CiliumNodes), Routes: len(s.Routes),
-		Prefixes: s.byPrefix.Len(), IPAMMode: s.Cluster.IPAM.Mode, IPAMModeSource: s.Cluster.IPAM.ModeSource,
+		Prefixes: s.byPrefix.Len(), NetworkRoutes: s.networkRoutes(), IPAMMode: s.Cluster.IPAM.Mode, IPAMModeSource: s.Cluster.IPAM.ModeSource,
 		Findings: len(findings), BySeverity: map[string]int{}, ByRule: map[string]int{},
 	}
 	for _, f := range findings {

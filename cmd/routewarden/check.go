@@ -20,7 +20,7 @@ import (
 )
 
 type checkFlags struct {
-	cluster, routes, torRoutes                   []string
+	cluster, routes, torRoutes, networkRanges    []string
 	routesFormat, ipamMode, configFile, families string
 	reportFlags
 }
@@ -69,6 +69,12 @@ Route formats (detected from the content with --routes-format auto):
   mrt    MRT TABLE_DUMP_V2 files (RFC 6396) from gobgpd, BIRD, FRR or route collectors
 
 ` + checkRulesHelp() + `
+Only the cluster's routes are judged: those a node (current or deleted) announces, and those inside a node's
+CIDR, a pod range, a LoadBalancer pool or a VIP. The network's (a spine's default route, uplinks, the ToR's own
+routes, other tenants, cluster.networkRanges and --network-ranges) are counted in a note. Attributes a dump
+format does not carry (FRR's plain table has no communities) are not judged; a note names the command that shows
+them. With --tor-routes, the --routes dumps (what the nodes sent) are judged for attribute-mismatch too.
+
 Families: a dump covers the families it holds a route of (or those --families names). A family the cluster
 allocates but no dump covers is not checked for missing routes; a note says so once, with the command that
 dumps it. Output: -o table (one line per finding, sized to the terminal: $COLUMNS, else the terminal's
@@ -104,6 +110,9 @@ json, yaml. Nothing is logged on success unless -v.`,
 		strings.Join(config.IPAMModes, ", "))
 	fl.StringVar(&f.families, "families", "", "families the route dumps cover, e.g. ipv4,ipv6 (default: those they hold)")
 	fl.StringVar(&f.configFile, "config", "", "routewarden config file (rules, ranges)")
+	fl.StringSliceVar(&f.networkRanges, "network-ranges", nil, "the network's ranges (uplinks, other tenants; "+
+		"comma-separated or repeated), added to the config's cluster.networkRanges: a route there that no node "+
+		"announces is counted, never judged")
 	fl.StringVarP(&f.output, "output", "o", "table", "output: "+strings.Join(checkFormats, ", "))
 	fl.StringVar(&f.failOn, "fail-on", "warning", "exit 1 when a finding is at least: info, warning, critical, never")
 	return cmd
@@ -118,6 +127,11 @@ func (f *checkFlags) parse(g *globalFlags) (threshold, map[string]bool, error) {
 		errs = append(errs, err)
 	}
 	validateIPAMMode(&errs, f.ipamMode)
+	for _, s := range f.networkRanges {
+		if _, err := netip.ParsePrefix(s); err != nil {
+			errs = append(errs, fmt.Errorf("--network-ranges: %q is not a CIDR (expected e.g. 10.255.0.0/16)", s))
+		}
+	}
 	fams, err := parseFamilies(f.families)
 	if err != nil {
 		errs = append(errs, err)
@@ -156,6 +170,7 @@ func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
 	if err != nil {
 		return err
 	}
+	unjudged := unjudgedNotes(cluster, set)
 	if len(f.torRoutes) > 0 {
 		tor, err := readRouteSet(cmd, log, f.torRoutes, f.routesFormat)
 		if err != nil {
@@ -167,8 +182,11 @@ func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
 			names[i] = filepath.Base(path)
 		}
 		cluster.PolicyDrops = validator.PolicyDrops(strings.Join(names, ", "), set.routes, tor.routes)
+		// What the nodes sent is judged in full (attribute-mismatch), as without --tor-routes.
+		cluster.PrePolicy = set.routes
 		validator.MarkPostPolicy(tor.routes)
 		set = tor
+		unjudged = slices.Compact(slices.Sorted(slices.Values(append(unjudged, unjudgedNotes(cluster, tor)...))))
 	}
 	if len(set.routes) == 0 && fams == nil {
 		return usageErr("the route dumps (%s) hold no route at all: nothing to check. If the router really "+
@@ -180,10 +198,19 @@ func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
 		return usageErr("%v", err)
 	}
 	opts := cfg.ValidatorOptions()
+	for _, s := range f.networkRanges {
+		opts.NetworkRanges = append(opts.NetworkRanges, netip.MustParsePrefix(s).Masked())
+	}
 	opts.Now = time.Now()
 	var notes []string
 	rep.Result, notes = scopeToFamilies(validator.Validate(cluster, set.routes, opts), covered, set.formats)
 	rep.Notes = append(rep.Notes, notes...)
+	rep.Notes = append(rep.Notes, unjudged...)
+	if n := rep.Summary.NetworkRoutes; n > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%d route(s) of the network (announced by no node, outside the "+
+			"cluster's pod ranges, pools and allocations, or in cluster.networkRanges/--network-ranges): counted, "+
+			"not judged.", n))
+	}
 	if err := writeReport(cmd, f.output, rep); err != nil {
 		return runtimeErr(fmt.Errorf("writing output: %w", err))
 	}

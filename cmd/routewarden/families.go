@@ -42,7 +42,8 @@ func parseFamilies(s string) (map[string]bool, error) {
 type routeSet struct {
 	routes   []validator.Route
 	formats  []string
-	families map[string]string // family → the first dump holding a route of it
+	families map[string]string            // family → the first dump holding a route of it
+	unseen   map[string]validator.AttrSet // format → the attributes its dumps cannot show
 }
 
 func (s *routeSet) add(name, format string, rs []validator.Route) {
@@ -52,7 +53,11 @@ func (s *routeSet) add(name, format string, rs []validator.Route) {
 	if !slices.Contains(s.formats, format) {
 		s.formats = append(s.formats, format)
 	}
+	if s.unseen == nil {
+		s.unseen = map[string]validator.AttrSet{}
+	}
 	for _, r := range rs {
+		s.unseen[format] |= r.Attrs().Unseen
 		if fam := familyOf(r.Prefix); s.families[fam] == "" {
 			s.families[fam] = name
 		}

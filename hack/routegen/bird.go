@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -162,6 +163,18 @@ protocol static igp_static4 { ipv4 { table igp4; }; route 0.0.0.0/0 via "lo"; }
 protocol static igp_static6 { ipv6 { table igp6; }; route ::/0 via "lo"; }
 `)
 	}
+	for _, af := range []string{"ipv4", "ipv6"} {
+		var routes []string
+		for _, n := range spec.Collector.Networks {
+			if netip.MustParsePrefix(n).Addr().Is4() == (af == "ipv4") {
+				routes = append(routes, "\troute "+n+" unreachable;\n")
+			}
+		}
+		if len(routes) > 0 {
+			// The collector's own routes, as a ToR's connected ones.
+			fmt.Fprintf(&b, "\nprotocol static own_%s {\n\t%s;\n%s}\n", af, af, strings.Join(routes, ""))
+		}
+	}
 	for i, sp := range spec.Speakers {
 		fmt.Fprintf(&b, "\nprotocol bgp %s from speaker {\n\tdescription %q;\n\tneighbor %s as %d;\n",
 			birdProtoName(i, sp), sp.Name, sp.LocalAddress, sp.ASN)
@@ -193,11 +206,23 @@ func birdProtoName(i int, sp Speaker) string {
 func parseBIRD(b []byte) (pairSet, error) {
 	ps := pairSet{}
 	headRE := regexp.MustCompile(`^(\S+)?\s+(unicast|unreachable|blackhole|prohibit|via \S+ on \S+|\S+)?.*\[\S+ [^\]]*? from (\S+)\]`)
+	ownRE := regexp.MustCompile(`^(\S+)?\s+\S+\s+\[own_ipv[46] [^\]]*\]`)
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	prefix, peer := "", ""
 	pending := false
 	for sc.Scan() {
 		line := sc.Text()
+		if m := ownRE.FindStringSubmatch(line); m != nil && !pending {
+			if m[1] != "" {
+				prefix = m[1]
+			}
+			p, err := netip.ParsePrefix(prefix)
+			if err != nil {
+				return nil, err
+			}
+			ps.addLocal(p)
+			continue
+		}
 		if m := headRE.FindStringSubmatch(line); m != nil {
 			if pending {
 				return nil, fmt.Errorf("%s from %s: no BGP.next_hop", prefix, peer)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -158,6 +159,11 @@ router bgp %d
 		for _, sp := range spec.Speakers {
 			fmt.Fprintf(&b, "  neighbor %s activate\n", sp.LocalAddress)
 		}
+		for _, n := range spec.Collector.Networks {
+			if netip.MustParsePrefix(n).Addr().Is4() == (af == "ipv4") {
+				fmt.Fprintf(&b, "  network %s\n", n)
+			}
+		}
 		b.WriteString(" exit-address-family\n")
 	}
 	b.WriteString("exit\n!\n")
@@ -182,6 +188,10 @@ func parseFRR(b []byte) (pairSet, error) {
 	ps := pairSet{}
 	for prefix, paths := range v.Routes {
 		for _, p := range paths {
+			if local(p.PeerID) {
+				ps.addLocal(netip.MustParsePrefix(prefix))
+				continue
+			}
 			if len(p.Nexthops) == 0 {
 				return nil, fmt.Errorf("%s: path without nexthops", prefix)
 			}

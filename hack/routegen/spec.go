@@ -17,6 +17,11 @@ type Spec struct {
 	Collector struct {
 		ASN      uint32 `yaml:"asn"`
 		RouterID string `yaml:"routerId"`
+		// Networks are prefixes the collector originates itself, as a ToR
+		// its rack subnet and loopback (FRR network, gobgp global rib add,
+		// a BIRD static protocol): in the dumps from no peer (peer
+		// 0.0.0.0 and an unspecified next hop in the pairs verified).
+		Networks []string `yaml:"networks"`
 	} `yaml:"collector"`
 	Speakers []Speaker `yaml:"speakers"`
 }
@@ -77,6 +82,11 @@ func (s *Spec) validate() error {
 	}
 	if len(s.Speakers) == 0 {
 		return fmt.Errorf("no speakers")
+	}
+	for i, n := range s.Collector.Networks {
+		if _, err := netip.ParsePrefix(n); err != nil {
+			return fmt.Errorf("collector.networks[%d]: %w", i, err)
+		}
 	}
 	seen := map[string]bool{}
 	for i, sp := range s.Speakers {
@@ -205,7 +215,33 @@ func (s *Spec) expected(family int, filter func(Speaker) bool) pairSet {
 			ps[pair{r.prefix(), r.nextHop(), sp.local()}] = true
 		}
 	}
+	if filter == nil {
+		for _, n := range s.Collector.Networks {
+			p := netip.MustParsePrefix(n).Masked()
+			if family == 4 && !p.Addr().Is4() || family == 6 && p.Addr().Is4() {
+				continue
+			}
+			ps.addLocal(p)
+		}
+	}
 	return ps
+}
+
+// addLocal adds a route the collector originates: from no peer, with no
+// next hop (each collector shows its own routes differently: FRR peerId
+// "(unspec)" and next hop 0.0.0.0, an MRT peer index 0, a BIRD static route).
+func (ps pairSet) addLocal(p netip.Prefix) {
+	nh := netip.IPv4Unspecified()
+	if !p.Addr().Is4() {
+		nh = netip.IPv6Unspecified()
+	}
+	ps[pair{p.Masked(), nh, netip.IPv4Unspecified()}] = true
+}
+
+// local reports whether peer names no peer: the collector's own route.
+func local(peer string) bool {
+	a, err := netip.ParseAddr(peer)
+	return peer == "(unspec)" || peer == "" || peer == "<nil>" || err == nil && a.IsUnspecified()
 }
 
 // parseCommunity parses "A:B" (standard), "A:B:C" (large) or a well-known
