@@ -35,7 +35,7 @@ type Sources struct {
 	// to nodes with it); an error while the inventory is unavailable.
 	Cluster func() (*validator.Cluster, error)
 	// Transitions are the last findings that fired or resolved, oldest first
-	// (Observer.Transitions); nil lists none.
+	// (metrics.Observer.Transitions); nil lists none.
 	Transitions func() []monitor.Transition
 	// Links are the runbook and Alertmanager URLs findings link to.
 	Links Links

@@ -8,6 +8,7 @@ import (
 	"github.com/routewarden/routewarden/bgp/rib"
 	"github.com/routewarden/routewarden/config"
 	"github.com/routewarden/routewarden/httpapi"
+	"github.com/routewarden/routewarden/metrics"
 	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/validator"
 )
@@ -16,7 +17,7 @@ import (
 // state, the collector's table and peers, the cluster, the last transitions
 // and the URLs findings link to.
 func apiSources(cfg *config.Config, loop *monitor.Loop, collector *bgp.Collector, cluster clusterSource,
-	metrics *httpapi.Observer) httpapi.Sources {
+	validation *metrics.Observer) httpapi.Sources {
 	links := httpapi.Links{Cluster: cfg.Cluster.Name, RunbookBase: cfg.Alerting.RunbookBase}
 	if ams := cfg.Alerting.Alertmanagers; len(ams) > 0 {
 		links.Alertmanager = strings.TrimSuffix(strings.TrimSuffix(ams[0].URL, "/"), "/api/v2")
@@ -42,7 +43,7 @@ func apiSources(cfg *config.Config, loop *monitor.Loop, collector *bgp.Collector
 			c, _, err := cluster.Cluster(time.Now())
 			return c, err
 		},
-		Transitions: metrics.Transitions,
+		Transitions: validation.Transitions,
 		Convergence: loop.Convergence,
 		Links:       links,
 		Ready: func() (bool, string) {

@@ -15,6 +15,7 @@ import (
 	"github.com/routewarden/routewarden/bgp/bmp"
 	"github.com/routewarden/routewarden/config"
 	"github.com/routewarden/routewarden/httpapi"
+	"github.com/routewarden/routewarden/metrics"
 	"github.com/routewarden/routewarden/monitor"
 	"github.com/routewarden/routewarden/rtr"
 	"github.com/routewarden/routewarden/validator"
@@ -61,7 +62,7 @@ func newPipeline(cfg *config.Config, cluster clusterSource, extraSinks []alert.S
 	if err != nil {
 		return nil, err
 	}
-	metrics, err := httpapi.NewObserver(reg, log)
+	validation, err := metrics.NewObserver(reg, log)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +82,7 @@ func newPipeline(cfg *config.Config, cluster clusterSource, extraSinks []alert.S
 	if p.rtr != nil {
 		observers = append(observers, rtrPoke{p.rtr})
 	}
-	conv, err := httpapi.NewConvergenceMetrics(reg)
+	conv, err := metrics.NewConvergence(reg)
 	if err != nil {
 		return nil, err
 	}
@@ -92,8 +93,8 @@ func newPipeline(cfg *config.Config, cluster clusterSource, extraSinks []alert.S
 	p.loop = monitor.New(collector.Store(), judged, collector, monitor.Options{Validator: vopts,
 		HoldDown: cfg.Validation.HoldDown, Debounce: cfg.Validation.Debounce, WarmupTimeout: cfg.Validation.WarmupTimeout,
 		DeferGC: true, Convergence: monitor.ConvergenceOptions{Budgets: cfg.ConvergenceBudgets()}},
-		append([]monitor.Observer{metrics, publisher}, observers...)...)
-	src := apiSources(cfg, p.loop, collector, cluster, metrics)
+		append([]monitor.Observer{validation, publisher}, observers...)...)
+	src := apiSources(cfg, p.loop, collector, cluster, validation)
 	src.RTR = p.rtrStatus
 	p.http = httpapi.New(cfg.HTTP.Listen, src, reg, log)
 	if err := p.http.Listen(); err != nil {

@@ -17,7 +17,7 @@ var house = []layer{
 	{Name: "validator", Rooms: []string{"validator"}},
 	{Name: "sources", Rooms: []string{"bgp", "kube", "config"}},
 	{Name: "monitor", Rooms: []string{"monitor"}},
-	{Name: "outputs", Rooms: []string{"alert", "httpapi", "rtr"}},
+	{Name: "outputs", Rooms: []string{"alert", "httpapi", "rtr", "metrics"}},
 	{Name: "demo", Rooms: []string{"demo"}},
 	{Name: "cmd", Rooms: []string{"cmd", "deploy"}},
 	// hack/ (bench harness, tools) is outside the product: it may import

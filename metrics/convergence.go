@@ -1,4 +1,4 @@
-package httpapi
+package metrics
 
 import (
 	"github.com/prometheus/client_golang/prometheus"
@@ -7,10 +7,10 @@ import (
 	"github.com/routewarden/routewarden/monitor"
 )
 
-// ConvergenceMetrics turns the route changes each validation found completed
+// Convergence turns the route changes each validation found completed
 // into the routewarden_convergence_seconds histogram, and counts those still
 // pending.
-type ConvergenceMetrics struct {
+type Convergence struct {
 	seconds *prometheus.HistogramVec
 	pending prometheus.Gauge
 }
@@ -19,9 +19,9 @@ type ConvergenceMetrics struct {
 // a graceful-restart time (minutes).
 var convergenceBuckets = []float64{0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 180, 300, 600}
 
-// NewConvergenceMetrics registers the convergence metrics.
-func NewConvergenceMetrics(reg prometheus.Registerer) (*ConvergenceMetrics, error) {
-	m := &ConvergenceMetrics{
+// NewConvergence registers the convergence metrics.
+func NewConvergence(reg prometheus.Registerer) (*Convergence, error) {
+	m := &Convergence{
 		seconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "routewarden_convergence_seconds",
 			Help: "Time from a cluster change to the route change the collector saw, by direction " +
 				"(announce, withdraw) and kind (pod-cidr, vip); one observation per route and node.",
@@ -41,7 +41,7 @@ func NewConvergenceMetrics(reg prometheus.Registerer) (*ConvergenceMetrics, erro
 }
 
 // Observe implements monitor.Observer.
-func (m *ConvergenceMetrics) Observe(s monitor.State, _ []monitor.Transition) {
+func (m *Convergence) Observe(s monitor.State, _ []monitor.Transition) {
 	for _, c := range s.Converged {
 		m.seconds.WithLabelValues(string(c.Direction), string(c.Key.Kind)).Observe(c.Duration.Seconds())
 	}

@@ -1,4 +1,10 @@
-package httpapi
+// Package metrics is routewarden's own Prometheus metrics of the monitoring
+// loop: an observer of monitor that turns every validation into the findings,
+// timing and state series (and every transition into a log line, keeping the
+// recent ones for the API), and one that turns completed route changes into
+// the convergence histogram. The registerer is injected; nothing registers
+// on its own.
+package metrics
 
 import (
 	"slices"
