@@ -127,6 +127,19 @@ func TestMalformedInput(t *testing.T) {
 				if !bytes.Contains(gather(t, st), []byte(`routewarden_bmp_ignored_total{reason="`+reason+`"} 1`)) {
 					t.Errorf("malformed message not counted:\n%s", gather(t, st))
 				}
+				if strings.HasSuffix(tc.name, "treat as withdraw") {
+					// The one prefix that parsed is counted as dropped, on
+					// the peer (the API's received vs accepted) and the counter.
+					var received, dropped int64
+					for _, pi := range st.store.MonitoredPeers() {
+						received, dropped = received+pi.Paths.Received, dropped+pi.Paths.Dropped["treat-as-withdraw"]
+					}
+					if received != 3 || dropped != 1 || !bytes.Contains(gather(t, st), []byte(
+						`routewarden_bmp_paths_dropped_total{peer="127.0.1.11",reason="treat-as-withdraw",router="127.0.0.1"} 1`)) {
+						t.Errorf("received %d, dropped %d paths, want 3 and 1 (treat-as-withdraw):\n%s", received, dropped,
+							gather(t, st))
+					}
+				}
 				return
 			}
 			_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))

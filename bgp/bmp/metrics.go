@@ -21,6 +21,7 @@ type metrics struct {
 	sessionErrors prometheus.Counter
 	refused       prometheus.Counter
 	ignored       *prometheus.CounterVec
+	pathsDropped  *prometheus.CounterVec
 	stats         *prometheus.GaugeVec
 	peerRoutes    *prometheus.Desc
 }
@@ -40,6 +41,9 @@ func newMetrics(reg prometheus.Registerer, store Store) (*metrics, error) {
 			Help: "BMP connections refused: the source is outside bgp.bmp.allowedSources."}),
 		ignored: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_bmp_ignored_total",
 			Help: "BMP messages or routes deliberately ignored, by reason."}, []string{"reason"}),
+		pathsDropped: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "routewarden_bmp_paths_dropped_total",
+			Help: "Paths of monitored peers left out of the RIB, by router, peer and reason (treat-as-withdraw: " +
+				"an UPDATE that did not decode, its parsed prefixes withdrawn)."}, []string{"router", "peer", "reason"}),
 		stats: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "routewarden_bmp_peer_stat",
 			Help: "The last BMP Statistics Report value per monitored peer and statistic."},
 			[]string{"router", "peer", "stat"}),
@@ -49,7 +53,7 @@ func newMetrics(reg prometheus.Registerer, store Store) (*metrics, error) {
 	for t := range m.byType {
 		m.byType[t] = m.messages.WithLabelValues(typeName(uint8(t)))
 	}
-	if err := promreg.Register(reg, "BMP", m.sessions, m.messages, m.decodeErrors, m.sessionErrors, m.refused, m.ignored, m.stats, m); err != nil {
+	if err := promreg.Register(reg, "BMP", m.sessions, m.messages, m.decodeErrors, m.sessionErrors, m.refused, m.ignored, m.pathsDropped, m.stats, m); err != nil {
 		return nil, err
 	}
 	return m, nil

@@ -103,9 +103,14 @@ func (s *session) routeMonitoring(msg []byte) error {
 		s.upd.ASPath = s.upd.ASPath[1:]
 	}
 	p.Local = ps.local // not part of p's identity: set past s.state
+	s.st.store.CountPeerPaths(p, len(s.upd.Announced)+len(s.upd.MPAnnounced), "", 0)
 	s.rm.Apply(p, h, &s.upd)
 	return nil
 }
+
+// dropTreatAsWithdraw is the reason its paths are counted under, the route
+// feed's word for it (routewarden_bgp_paths_dropped_total) too.
+const dropTreatAsWithdraw = "treat-as-withdraw"
 
 // malformed handles an UPDATE that did not decode: it is counted and logged,
 // and every prefix that did parse is withdrawn (treat-as-withdraw); the
@@ -113,9 +118,14 @@ func (s *session) routeMonitoring(msg []byte) error {
 func (s *session) malformed(p rib.Peer, h wire.PeerHeader, ps *peerState, err error) {
 	s.st.metrics.decodeErrors.Inc()
 	s.st.metrics.ignored.WithLabelValues("malformed-update").Inc()
-	s.st.sampledLog.Warn().Err(err).Str("router", s.router.String()).Str("sysName", s.sysName).
-		Str("peer", h.Addr.String()).Msg("BMP route monitoring: malformed UPDATE treated as withdraw")
 	u := &s.upd
+	n := len(u.Announced) + len(u.MPAnnounced)
+	s.st.store.CountPeerPaths(p, n, dropTreatAsWithdraw, n)
+	if n > 0 {
+		s.st.metrics.pathsDropped.WithLabelValues(s.router.String(), h.Addr.String(), dropTreatAsWithdraw).Add(float64(n))
+	}
+	s.st.sampledLog.Warn().Err(err).Str("router", s.router.String()).Str("sysName", s.sysName).
+		Str("peer", h.Addr.String()).Int("paths", n).Msg("BMP route monitoring: malformed UPDATE treated as withdraw")
 	u.TreatAsWithdraw()
 	if ps.idlessV4 || ps.idlessV6 {
 		u.Withdrawn = replaceIdless(u.Withdrawn, nil, ps)

@@ -25,6 +25,9 @@ type Store interface {
 	Clear(p rib.Peer)
 	Down(p rib.Peer, state string, keep time.Duration)
 	MonitoredPeers() []rib.PeerInfo
+	// CountPeerPaths records a monitored peer's paths received and those
+	// left out (treated as withdrawn) by reason, for the API's peers.
+	CountPeerPaths(p rib.Peer, received int, reason string, dropped int)
 }
 
 // Config is the station's listener.

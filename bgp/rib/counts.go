@@ -5,8 +5,8 @@ import (
 	"net/netip"
 )
 
-// PathCounts are the paths a direct peer sent since routewarden started
-// (over all its sessions) and those left out of the RIB, by reason: the
+// PathCounts are the paths a peer sent since routewarden started (over all
+// its sessions; a monitored peer's as its router reports them) and those left out of the RIB, by reason: the
 // difference between what the peer says it sends and what is judged.
 type PathCounts struct {
 	// Received counts the announced paths of every UPDATE the peer sent.
@@ -33,9 +33,14 @@ func (c PathCounts) clone() PathCounts {
 // left out for reason (none when dropped is 0). A peer the store does not
 // know (its session has not started) is not recorded: the caller counts it.
 func (s *Store) CountPaths(addr netip.Addr, received int, reason string, dropped int) {
+	s.CountPeerPaths(Direct(addr), received, reason, dropped)
+}
+
+// CountPeerPaths is CountPaths for any peer, a BMP-monitored one too.
+func (s *Store) CountPeerPaths(p Peer, received int, reason string, dropped int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e := s.peers[Direct(addr).key()]
+	e := s.peers[p.key()]
 	if e == nil {
 		return
 	}

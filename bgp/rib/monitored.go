@@ -98,6 +98,7 @@ func (s *Store) MonitoredPeers() []PeerInfo {
 				info.BMP = &b
 			}
 			info.BMP.Judged = !s.shadowed(k)
+			info.Paths = info.Paths.clone()
 			out = append(out, info)
 		}
 	}
