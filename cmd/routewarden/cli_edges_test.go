@@ -62,11 +62,11 @@ func TestFlagValuesAreChecked(t *testing.T) {
 		}
 	}
 	code, _, stderr = runCLI(t, "validate-config", "--config", "x.yaml", "--ipam-mode", "clusterpool", "-o", "xml")
-	if code != exitUsage || !strings.Contains(stderr, "did you mean cluster-pool?") || !strings.Contains(stderr, "text, json, yaml") {
+	if code != exitUsage || !strings.Contains(stderr, "did you mean cluster-pool?") || !strings.Contains(stderr, "table, json, yaml") {
 		t.Errorf("validate-config: exit %d, %s", code, stderr)
 	}
 	code, _, stderr = runCLI(t, "version", "-o", "xml")
-	if code != exitUsage || !strings.Contains(stderr, `-o "xml": expected one of text, json, yaml`) {
+	if code != exitUsage || !strings.Contains(stderr, `-o "xml": expected one of table, json, yaml`) {
 		t.Errorf("version: exit %d, %s", code, stderr)
 	}
 }
