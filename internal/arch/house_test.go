@@ -14,7 +14,7 @@ import (
 // tests) only packages of its own layer or a lower one.
 var house = []layer{
 	{Name: "internal", Rooms: []string{"internal"}},
-	{Name: "validator", Rooms: []string{"validator"}},
+	{Name: "validator", Rooms: []string{"validator", "cilium"}},
 	{Name: "sources", Rooms: []string{"bgp", "kube", "config"}},
 	{Name: "monitor", Rooms: []string{"monitor"}},
 	{Name: "outputs", Rooms: []string{"alert", "httpapi", "rtr"}},

@@ -1,4 +1,4 @@
-package kube
+package cilium
 
 // LabelSelector is a Kubernetes label selector.
 type LabelSelector struct {
