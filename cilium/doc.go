@@ -17,6 +17,8 @@
 // Translation (Objects.Cluster): the IPAM mode and pod ranges (cluster.go),
 // the nodes' ASNs from Cilium's BGP configuration (node_asn.go), which
 // Services' VIPs Cilium announces (services.go, vip_announce.go), and what
-// its advertisements tell each node to attach (advertised.go). Objects.LintInput
-// gives the Cilium side of validate-config's cross-checks.
+// its advertisements tell each node to attach (advertised.go).
+// validate-config's cross-checks (validator/lint) read the same objects: one
+// model of each Cilium kind (bgp_types.go, selector.go), and the legacy
+// speaker's bgp-config read once (legacy.go).
 package cilium

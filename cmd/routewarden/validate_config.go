@@ -118,7 +118,8 @@ func crossCheck(cfg *config.Config, f *validateFlags, files []string) ([]lint.Pr
 	if ipam.ModeSource == "default" {
 		in.IPAMMode = "" // unknown: skip the checks that depend on it
 	}
-	if err := objs.LintInput(&in); err != nil {
+	in.Cilium = objs
+	if in.Legacy, err = objs.LegacySpeaker(); err != nil {
 		return nil, err
 	}
 	problems := lint.Check(in)
