@@ -1,12 +1,15 @@
 package kube
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/routewarden/routewarden/validator"
 )
 
 // TestInventoryBadAdvertisement: in the live inventory a CiliumBGPAdvertisement
@@ -62,4 +65,12 @@ func testAdvert(name, typ string, attrs map[string]any) *unstructured.Unstructur
 	}
 	return &unstructured.Unstructured{Object: map[string]any{"apiVersion": "cilium.io/v2", "kind": "CiliumBGPAdvertisement",
 		"metadata": map[string]any{"name": name}, "spec": map[string]any{"advertisements": []any{ad}}}}
+}
+
+// intentString is an intent in one line (as cilium's tests write it).
+func intentString(in *validator.AttributeIntent) string {
+	if in == nil {
+		return "<nil>"
+	}
+	return fmt.Sprintf("%v %v pref %v by %v", in.Communities, in.LargeCommunities, in.LocalPrefs, in.Advertisements)
 }

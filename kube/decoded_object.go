@@ -1,12 +1,12 @@
 package kube
 
 import (
-	"reflect"
-
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/routewarden/routewarden/cilium"
 )
 
 // decodedOf returns what the inventory keeps of an object an informer's
@@ -27,7 +27,7 @@ func decodedOf(gvr schema.GroupVersionResource, obj any) *decodedObject {
 }
 
 // decodedObject is what the inventory keeps of an object an informer
-// delivered: its identity and its decoding (Objects.Decode of the object
+// delivered: its identity and its decoding (cilium.Objects.Decode of the object
 // alone, the same decoders as for kubectl output), made once by the
 // informer's transform (transformFor) before the object enters the
 // informer's store. The store and the inventory hold this and nothing else:
@@ -39,7 +39,7 @@ func decodedOf(gvr schema.GroupVersionResource, obj any) *decodedObject {
 // decodings were most of routewarden's live heap).
 type decodedObject struct {
 	name, namespace, resourceVersion string
-	objs                             *Objects
+	objs                             *cilium.Objects
 	// err is why routewarden cannot read the object: each translation logs
 	// and counts it, and leaves the object out.
 	err error
@@ -48,12 +48,8 @@ type decodedObject struct {
 // decodeObjectOf decodes u, an object of the resource gvr.
 func decodeObjectOf(gvr schema.GroupVersionResource, u *unstructured.Unstructured) *decodedObject {
 	d := &decodedObject{name: u.GetName(), namespace: u.GetNamespace(), resourceVersion: u.GetResourceVersion(),
-		objs: &Objects{}}
-	n, err := objectNode(u.Object) // what decoding json.Marshal(u.Object) would read
-	if err == nil {
-		err = d.objs.decodeObject(gvr.Resource+"/"+d.key(), n)
-	}
-	d.err = err
+		objs: &cilium.Objects{}}
+	d.err = d.objs.DecodeUnstructured(gvr.Resource+"/"+d.key(), u.Object)
 	return d
 }
 
@@ -73,22 +69,4 @@ func objectKey(namespace, name string) string {
 // (meta.Accessor accepts a metav1.ObjectMetaAccessor).
 func (d *decodedObject) GetObjectMeta() metav1.Object {
 	return &metav1.ObjectMeta{Name: d.name, Namespace: d.namespace, ResourceVersion: d.resourceVersion}
-}
-
-// add appends every list of f to o's (each slice field, so a kind added to
-// Objects is merged too) and ORs ServicesRead.
-func (o *Objects) add(f *Objects) {
-	ov, fv := reflect.ValueOf(o).Elem(), reflect.ValueOf(f).Elem()
-	for k := 0; k < ov.NumField(); k++ {
-		if ov.Field(k).Kind() == reflect.Slice && fv.Field(k).Len() > 0 {
-			ov.Field(k).Set(reflect.AppendSlice(ov.Field(k), fv.Field(k)))
-		}
-	}
-	o.ServicesRead = o.ServicesRead || f.ServicesRead
-	for kind, n := range f.Ignored {
-		if o.Ignored == nil {
-			o.Ignored = map[string]int{}
-		}
-		o.Ignored[kind] += n
-	}
 }

@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/routewarden/routewarden/cilium"
 	"github.com/routewarden/routewarden/validator"
 )
 
@@ -142,12 +143,12 @@ func (i *Inventory) remove(s *informerSet, gvr schema.GroupVersionResource, obj 
 func (i *Inventory) tombstoneLocked(node *decodedObject) validator.DeletedNode {
 	d := validator.DeletedNode{Name: node.name, DeletedAt: time.Now()}
 	if node.err == nil && len(node.objs.Nodes) == 1 {
-		if vn, err := ToNode(&node.objs.Nodes[0].Object); err == nil {
+		if vn, err := cilium.ToNode(&node.objs.Nodes[0].Object); err == nil {
 			d.Addresses, d.CIDRs = vn.Addresses, vn.PodCIDRs
 		}
 	}
 	if cn, ok := i.objects[gvrCiliumNodes][node.name]; ok && cn.err == nil && len(cn.objs.CiliumNodes) == 1 {
-		vc := ToCiliumNode(&cn.objs.CiliumNodes[0].Object)
+		vc := cilium.ToCiliumNode(&cn.objs.CiliumNodes[0].Object)
 		d.Addresses = append(d.Addresses, vc.Addresses...)
 		d.CIDRs = append(d.CIDRs, vc.PodCIDRs...)
 		for _, p := range vc.Pools {

@@ -13,6 +13,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 
+	"github.com/routewarden/routewarden/cilium"
 	"github.com/routewarden/routewarden/validator"
 )
 
@@ -34,7 +35,7 @@ var (
 
 // InventoryOptions configure the inventory.
 type InventoryOptions struct {
-	Cluster ClusterOptions
+	Cluster cilium.ClusterOptions
 	// TombstoneTTL is how long deleted nodes are remembered.
 	TombstoneTTL time.Duration
 	// ProbeInterval is how often the API server's health is checked.
@@ -171,7 +172,7 @@ func (i *Inventory) Cluster(now time.Time) (*validator.Cluster, uint64, error) {
 
 // buildClusterLocked translates the objects of the resources gvrs.
 func (i *Inventory) buildClusterLocked(gvrs []schema.GroupVersionResource) (*validator.Cluster, error) {
-	objs := &Objects{}
+	objs := &cilium.Objects{}
 	for _, gvr := range gvrs {
 		for name, d := range i.objects[gvr] {
 			if d.err != nil {
@@ -179,7 +180,7 @@ func (i *Inventory) buildClusterLocked(gvrs []schema.GroupVersionResource) (*val
 				i.metrics.badObjects.Inc()
 				continue
 			}
-			objs.add(d.objs) // decoded once, by the informer's transform
+			objs.Add(d.objs) // decoded once, by the informer's transform
 		}
 	}
 	// The Services informer runs once Run has started: no Service means none.

@@ -9,23 +9,22 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/routewarden/routewarden/cilium"
 )
 
 // decodeBoth decodes u through its JSON text (Objects.Decode) and through
-// objectNode, as the inventory now does.
-func decodeBoth(t *testing.T, u *unstructured.Unstructured) (viaText, viaNode *Objects, errText, errNode error) {
+// cilium.Objects.DecodeUnstructured, as the inventory now does.
+func decodeBoth(t *testing.T, u *unstructured.Unstructured) (viaText, viaNode *cilium.Objects, errText, errNode error) {
 	t.Helper()
 	file := "nodes/" + u.GetName()
 	data, err := json.Marshal(u.Object)
 	if err != nil {
 		t.Fatal(err)
 	}
-	viaText, viaNode = &Objects{}, &Objects{}
+	viaText, viaNode = &cilium.Objects{}, &cilium.Objects{}
 	errText = viaText.Decode(file, data)
-	n, errNode := objectNode(u.Object)
-	if errNode == nil {
-		errNode = viaNode.decodeObject(file, n)
-	}
+	errNode = viaNode.DecodeUnstructured(file, u.Object)
 	return viaText, viaNode, errText, errNode
 }
 

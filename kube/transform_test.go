@@ -8,6 +8,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/routewarden/routewarden/cilium"
 )
 
 // The transform keeps an object's decoding (what the rules read) and its
@@ -19,7 +21,7 @@ func TestTransformDecodes(t *testing.T) {
 		gvr     schema.GroupVersionResource
 		obj     map[string]any
 		key     string
-		check   func(o *Objects) bool
+		check   func(o *cilium.Objects) bool
 		wantErr string
 	}{
 		{name: "node", gvr: gvrNodes,
@@ -31,19 +33,19 @@ func TestTransformDecodes(t *testing.T) {
 					"addresses":  []any{map[string]any{"type": "InternalIP", "address": "10.1.0.1"}},
 					"conditions": []any{map[string]any{"type": "Ready", "status": "True", "message": "ok"}}}},
 			key: "n1",
-			check: func(o *Objects) bool {
+			check: func(o *cilium.Objects) bool {
 				n := o.Nodes[0].Object
 				return len(o.Nodes) == 1 && n.Metadata.Labels["a"] == "b" && n.Spec.PodCIDRs[0].String() == "10.0.0.0/24" &&
 					n.Status.Addresses[0].Address == "10.1.0.1" && n.Status.Conditions[0].Status == "True"
 			}},
 		{name: "endpointslice", gvr: gvrEndpointSlices,
 			obj: map[string]any{"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
-				"metadata":    map[string]any{"name": "s", "namespace": "ns", "labels": map[string]any{ServiceNameLabel: "svc"}},
+				"metadata":    map[string]any{"name": "s", "namespace": "ns", "labels": map[string]any{cilium.ServiceNameLabel: "svc"}},
 				"addressType": "IPv4", "ports": []any{},
 				"endpoints": []any{map[string]any{"addresses": []any{"10.0.0.1"}, "nodeName": "n1",
 					"conditions": map[string]any{"ready": true}, "targetRef": map[string]any{}, "zone": "z"}}},
 			key: "ns/s",
-			check: func(o *Objects) bool {
+			check: func(o *cilium.Objects) bool {
 				e := o.EndpointSlices[0].Object.Endpoints[0]
 				return len(o.EndpointSlices) == 1 && e.NodeName == "n1" && e.Addresses[0].Value == "10.0.0.1" && *e.Conditions.Ready
 			}},

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
+	"github.com/routewarden/routewarden/cilium"
 	"github.com/routewarden/routewarden/internal/logbuf"
 	"github.com/routewarden/routewarden/internal/testkube"
 	"github.com/routewarden/routewarden/internal/wait"
@@ -181,11 +182,11 @@ func checkReleaseKubectlInput(t *testing.T, env *testkube.Env, c testkube.Cilium
 	}
 	files := []string{writeFile(t, "objects.yaml", objects), writeFile(t, "cilium-config.yaml", cm)}
 
-	o, err := kube.ReadFiles(files)
+	o, err := cilium.ReadFiles(files)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, err := o.Cluster(kube.ClusterOptions{})
+	cl, err := o.Cluster(cilium.ClusterOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/routewarden/routewarden/cilium"
 	"github.com/routewarden/routewarden/config"
-	"github.com/routewarden/routewarden/kube"
 	"github.com/routewarden/routewarden/validator"
 )
 
@@ -107,8 +107,8 @@ func validateIPAMMode(errs *[]error, mode string) {
 
 // clusterOptions resolves the IPAM mode (--ipam-mode, then the config file)
 // and the configured pod ranges.
-func clusterOptions(cfg *config.Config, ipamFlag string) kube.ClusterOptions {
-	opts := kube.ClusterOptions{PodRanges: cfg.PodRanges(), CiliumNamespace: cfg.Kubernetes.CiliumNamespace}
+func clusterOptions(cfg *config.Config, ipamFlag string) cilium.ClusterOptions {
+	opts := cilium.ClusterOptions{PodRanges: cfg.PodRanges(), CiliumNamespace: cfg.Kubernetes.CiliumNamespace}
 	switch {
 	case ipamFlag != "":
 		opts.IPAMMode, opts.ModeSource = validator.IPAMMode(ipamFlag), "--ipam-mode"

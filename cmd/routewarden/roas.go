@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/routewarden/routewarden/cilium"
 	"github.com/routewarden/routewarden/config"
-	"github.com/routewarden/routewarden/kube"
 	"github.com/routewarden/routewarden/validator"
 	"github.com/routewarden/routewarden/validator/roa"
 )
@@ -111,7 +111,7 @@ func roaOptions(cfg *config.Config) roa.Options {
 
 // readCluster loads the config file (none when empty) and the cluster files
 // (kubectl output) as check and roas take them; every error is a usage error.
-func readCluster(configFile string, files []string, ipamMode string) (*config.Config, *kube.Objects, *validator.Cluster, error) {
+func readCluster(configFile string, files []string, ipamMode string) (*config.Config, *cilium.Objects, *validator.Cluster, error) {
 	cfg, problems, err := config.Load(configFile)
 	if err != nil {
 		return nil, nil, nil, usageErr("%v", err)
@@ -119,7 +119,7 @@ func readCluster(configFile string, files []string, ipamMode string) (*config.Co
 	if len(problems) > 0 {
 		return nil, nil, nil, usageErr("%v", problems)
 	}
-	objs, err := kube.ReadFiles(files)
+	objs, err := cilium.ReadFiles(files)
 	if err != nil {
 		return nil, nil, nil, usageErr("%v", err)
 	}

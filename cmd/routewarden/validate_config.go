@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/routewarden/routewarden/cilium"
 	"github.com/routewarden/routewarden/config"
-	"github.com/routewarden/routewarden/kube"
 	"github.com/routewarden/routewarden/validator"
 	"github.com/routewarden/routewarden/validator/lint"
 )
@@ -101,7 +101,7 @@ func runValidateConfig(cmd *cobra.Command, g *globalFlags, f *validateFlags, arg
 }
 
 func crossCheck(cfg *config.Config, f *validateFlags, files []string) ([]lint.Problem, error) {
-	objs, err := kube.ReadLintFiles(files)
+	objs, err := cilium.ReadLintFiles(files)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,8 @@ func crossCheck(cfg *config.Config, f *validateFlags, files []string) ([]lint.Pr
 	if ipam.ModeSource == "default" {
 		in.IPAMMode = "" // unknown: skip the checks that depend on it
 	}
-	if err := objs.LintInput(&in); err != nil {
+	in.Cilium = objs
+	if in.Legacy, err = objs.LegacySpeaker(); err != nil {
 		return nil, err
 	}
 	problems := lint.Check(in)

@@ -58,10 +58,10 @@ func isStd(first string) bool {
 func TestRulesOnFakeGraphs(t *testing.T) {
 	clean := []string{
 		"internal/radix:", "internal/testam: internal/loopback", "internal/loopback:",
-		"validator: internal/radix fmt | internal/testam", "validator/lint: validator",
+		"validator: internal/radix fmt | internal/testam", "cilium: validator", "validator/lint: validator cilium",
 		"bgp: validator github.com/osrg/gobgp/v4/api | monitor rtr internal/testam",
 		"github.com/osrg/gobgp/v4/api: net/http", "net/http: log", "log:", "fmt:",
-		"kube: validator k8s.io/client-go/rest", "k8s.io/client-go/rest: net/http", "config: validator/lint",
+		"kube: validator cilium k8s.io/client-go/rest", "k8s.io/client-go/rest: net/http", "config: validator/lint",
 		"monitor: validator runtime/debug | bgp kube", "runtime/debug:",
 		"alert: monitor httpapi", "httpapi: alert monitor", "rtr: monitor", "demo: bgp monitor",
 		"cmd/routewarden: demo alert kube config | internal/testam",
@@ -100,6 +100,14 @@ func TestRulesOnFakeGraphs(t *testing.T) {
 		{name: "a variable named time is not the clock", edit: []string{"validator: time", "time:"},
 			src: map[string]string{"validator": "package validator\nimport \"time\"\n" +
 				"func f(u time.Time) bool { time := u; return time.After(u) }\n"}},
+		{name: "the Cilium model reaches client-go", edit: []string{"cilium: validator k8s.io/client-go/rest"},
+			wants: []string{"cilium -> k8s.io/client-go/rest: only kube/, hack/ import k8s.io/client-go",
+				"cilium -> k8s.io/client-go/rest: the pure layer validator reaches k8s.io/client-go/rest"}},
+		{name: "the Cilium model imports the informers", edit: []string{"cilium: validator kube"},
+			wants: []string{"cilium -> kube runs up the house (cilium is in layer validator, kube in sources)"}},
+		{name: "the Cilium model reads the clock", edit: []string{"cilium: validator time", "time:"},
+			src:   map[string]string{"cilium": "package cilium\nimport \"time\"\nvar now = time.Now()\n"},
+			wants: []string{"cilium/a.go:3:", "time.Now: the pure layer reads the clock"}},
 		{name: "kube imports GoBGP", edit: []string{"kube: validator github.com/osrg/gobgp/v4/api"},
 			wants: []string{"kube -> github.com/osrg/gobgp/v4/api: only bgp/, hack/ import github.com/osrg/gobgp"}},
 		{name: "a test of cmd imports client-go",

@@ -10,9 +10,13 @@ import (
 // Node.spec.podCIDRs, which is wrong under cluster-pool IPAM (cilium/cilium#18852).
 func checkLegacySpeaker(in Input, r *reporter) {
 	l := in.Legacy
-	legacy := l != nil || in.LegacyAnnouncePodCIDR
+	cfg := in.Cilium.CiliumConfig()
+	legacy := l != nil || cfg != nil && cfg.Object.Data["bgp-announce-pod-cidr"] == "true"
 	if legacy && in.IPAMMode == validator.IPAMClusterPool {
-		where, obj, field := in.CiliumConfigWhere, "ConfigMap kube-system/cilium-config", "bgp-announce-pod-cidr"
+		where, obj, field := "", "ConfigMap kube-system/cilium-config", "bgp-announce-pod-cidr"
+		if cfg != nil {
+			where = cfg.Pos.String()
+		}
 		if l != nil {
 			where, obj, field = l.Where, "ConfigMap kube-system/bgp-config", "config.yaml"
 		}

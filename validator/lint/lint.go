@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/routewarden/routewarden/cilium"
 	"github.com/routewarden/routewarden/validator"
 )
 
@@ -39,6 +40,9 @@ func (r *reporter) add(sev validator.Severity, where, object, field, format stri
 
 // Check runs every cross-check and returns the problems sorted by place.
 func Check(in Input) []Problem {
+	if in.Cilium == nil {
+		in.Cilium = &cilium.Objects{}
+	}
 	r := &reporter{}
 	checkPeering(in, r)
 	checkPodCIDRAdvertisement(in, r)
@@ -70,14 +74,25 @@ func splitWhere(w string) (string, int) {
 	return w, 0
 }
 
-func (c ClusterConfig) object() string { return "CiliumBGPClusterConfig " + c.Name }
-func (p PeerConfig) object() string    { return "CiliumBGPPeerConfig " + p.Name }
-func (p PeeringPolicy) object() string { return "CiliumBGPPeeringPolicy " + p.Name }
+// The objects the checks read, where they were read (Where) and as they name them (object).
+type (
+	clusterConfig = cilium.Sourced[cilium.BGPClusterConfig]
+	peerConfig    = cilium.Sourced[cilium.BGPPeerConfig]
+	advertisement = cilium.Sourced[cilium.BGPAdvertisement]
+	peeringPolicy = cilium.Sourced[cilium.BGPPeeringPolicy]
+)
 
-func (in Input) peerConfig(name string) *PeerConfig {
-	for i := range in.PeerConfigs {
-		if in.PeerConfigs[i].Name == name {
-			return &in.PeerConfigs[i]
+func where[T any](s cilium.Sourced[T]) string { return s.Pos.String() }
+
+func ccObject(c clusterConfig) string { return "CiliumBGPClusterConfig " + c.Object.Metadata.Name }
+func pcObject(p peerConfig) string    { return "CiliumBGPPeerConfig " + p.Object.Metadata.Name }
+func ppObject(p peeringPolicy) string { return "CiliumBGPPeeringPolicy " + p.Object.Metadata.Name }
+func adObject(a advertisement) string { return "CiliumBGPAdvertisement " + a.Object.Metadata.Name }
+
+func (in Input) peerConfig(name string) *peerConfig {
+	for i, pc := range in.Cilium.BGPPeerCfgs {
+		if pc.Object.Metadata.Name == name {
+			return &in.Cilium.BGPPeerCfgs[i]
 		}
 	}
 	return nil

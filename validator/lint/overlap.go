@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/routewarden/routewarden/cilium"
 	"github.com/routewarden/routewarden/validator"
 )
 
@@ -16,22 +17,23 @@ import (
 // either author meant. Without CiliumBGPPeerConfigs every advertisement is
 // taken as used by the same peers.
 func checkAdvertisementOverlaps(in Input, r *reporter) {
-	var groups [][]int // indexes into in.Advertisements used together
-	if len(in.PeerConfigs) == 0 {
-		all := make([]int, len(in.Advertisements))
+	ads := in.Cilium.BGPAdverts
+	var groups [][]int // indexes into ads used together
+	if len(in.Cilium.BGPPeerCfgs) == 0 {
+		all := make([]int, len(ads))
 		for i := range all {
 			all[i] = i
 		}
 		groups = append(groups, all)
 	}
-	for _, pc := range in.PeerConfigs {
-		for _, f := range pc.Families {
+	for _, pc := range in.Cilium.BGPPeerCfgs {
+		for _, f := range pc.Object.Spec.Families {
 			if f.Advertisements == nil {
 				continue
 			}
 			var g []int
-			for i, ad := range in.Advertisements {
-				if f.Advertisements.Matches(ad.Labels) {
+			for i, ad := range ads {
+				if f.Advertisements.Matches(ad.Object.Metadata.Labels) {
 					g = append(g, i)
 				}
 			}
@@ -39,11 +41,15 @@ func checkAdvertisementOverlaps(in Input, r *reporter) {
 		}
 	}
 	seen := map[string]bool{}
+	services := in.Cilium.BGPServices()
 	for _, g := range groups {
-		overlaps(in, g, "the pod CIDRs", func(e AdvertisementEntry) bool { return e.Type == "PodCIDR" }, seen, r)
-		for _, svc := range in.Services {
-			overlaps(in, g, "Service "+svc.Name, func(e AdvertisementEntry) bool {
-				return e.Type == "Service" && e.LoadBalancerIP && e.Selector != nil && e.Selector.Matches(svc.Labels)
+		overlaps(ads, g, "the pod CIDRs", func(e cilium.BGPAdvertisementEntry) bool {
+			return e.AdvertisementType == "PodCIDR"
+		}, seen, r)
+		for _, svc := range services {
+			overlaps(ads, g, "Service "+svc.Name, func(e cilium.BGPAdvertisementEntry) bool {
+				return e.AdvertisementType == "Service" && e.LoadBalancerIP() && e.Selector != nil &&
+					e.Selector.Matches(svc.Labels)
 			}, seen, r)
 		}
 	}
@@ -56,39 +62,41 @@ type selected struct {
 
 // overlaps reports each pair of advertisements in group that select target
 // with different attributes, once, at the second one.
-func overlaps(in Input, group []int, target string, selects func(AdvertisementEntry) bool, seen map[string]bool,
-	r *reporter) {
+func overlaps(ads []advertisement, group []int, target string, selects func(cilium.BGPAdvertisementEntry) bool,
+	seen map[string]bool, r *reporter) {
 	var sel []selected
 	for _, i := range group {
-		for j, e := range in.Advertisements[i].Entries {
+		for j, e := range ads[i].Object.Spec.Advertisements {
 			if selects(e) {
 				sel = append(sel, selected{i, j})
 			}
 		}
 	}
 	slices.SortFunc(sel, func(a, b selected) int {
-		return strings.Compare(in.Advertisements[a.ad].Name, in.Advertisements[b.ad].Name)
+		return strings.Compare(ads[a.ad].Object.Metadata.Name, ads[b.ad].Object.Metadata.Name)
 	})
 	for k, b := range sel {
 		for _, a := range sel[:k] {
-			ea, eb := in.Advertisements[a.ad].Entries[a.entry], in.Advertisements[b.ad].Entries[b.entry]
-			ada, adb := in.Advertisements[a.ad], in.Advertisements[b.ad]
-			key := fmt.Sprintf("%s|%s[%d]|%s[%d]", target, ada.Name, a.entry, adb.Name, b.entry)
-			if a.ad == b.ad || ea.Attributes == eb.Attributes || seen[key] {
+			ada, adb := ads[a.ad], ads[b.ad]
+			na, nb := ada.Object.Metadata.Name, adb.Object.Metadata.Name
+			attrsA := ada.Object.Spec.Advertisements[a.entry].AttributesText()
+			attrsB := adb.Object.Spec.Advertisements[b.entry].AttributesText()
+			key := fmt.Sprintf("%s|%s[%d]|%s[%d]", target, na, a.entry, nb, b.entry)
+			if a.ad == b.ad || attrsA == attrsB || seen[key] {
 				continue
 			}
 			seen[key] = true
 			field := fmt.Sprintf("spec.advertisements[%d]", b.entry)
-			if eb.Attributes != "" {
+			if attrsB != "" {
 				field += ".attributes"
 			}
-			r.add(validator.SeverityWarning, adb.Where, adb.object(), field,
+			r.add(validator.SeverityWarning, where(adb), adObject(adb), field,
 				"selects %s for the same peers as CiliumBGPAdvertisement %s (spec.advertisements[%d]), with other "+
 					"attributes (here: %s; there: %s): Cilium releases without the fix of cilium/cilium#35721 apply "+
 					"one advertisement's attributes and silently drop the other's communities, later releases send "+
 					"their union. "+
 					"Give %s one advertisement, or the same attributes in both",
-				target, ada.Name, a.entry, orNone(eb.Attributes), orNone(ea.Attributes), target)
+				target, na, a.entry, orNone(attrsB), orNone(attrsA), target)
 		}
 	}
 }
@@ -99,5 +107,3 @@ func orNone(attrs string) string {
 	}
 	return attrs
 }
-
-func (a Advertisement) object() string { return "CiliumBGPAdvertisement " + a.Name }

@@ -10,56 +10,57 @@ import (
 // it is configured with; otherwise it sees no routes from those nodes.
 func checkPeering(in Input, r *reporter) {
 	if len(in.Collector.Addresses) == 0 {
-		if len(in.ClusterConfigs)+len(in.PeeringPolicies) > 0 {
+		if len(in.Cilium.BGPClusterCfgs)+len(in.Cilium.BGPPeeringPols) > 0 {
 			r.add(validator.SeverityWarning, in.Collector.Where, "", "bgp.peerAddress",
 				"routewarden's own address is not configured, so it cannot tell whether Cilium peers with it; "+
 					"set bgp.peerAddress (the address the nodes connect to)")
 		}
 		return
 	}
-	for _, cc := range in.ClusterConfigs {
-		for i, inst := range cc.Instances {
+	for _, cc := range in.Cilium.BGPClusterCfgs {
+		for i, inst := range cc.Object.Spec.BGPInstances {
 			field := fmt.Sprintf("spec.bgpInstances[%d]", i)
 			found := false
 			for j, p := range inst.Peers {
-				if !p.Address.IsValid() || !in.isCollector(p.Address) {
+				if !p.Address().IsValid() || !in.isCollector(p.Address()) {
 					continue
 				}
 				found = true
-				if p.ASN != in.Collector.ASN {
-					r.add(validator.SeverityCritical, cc.Where, cc.object(), fmt.Sprintf("%s.peers[%d].peerASN", field, j),
+				if p.PeerASN != in.Collector.ASN {
+					r.add(validator.SeverityCritical, where(cc), ccObject(cc), fmt.Sprintf("%s.peers[%d].peerASN", field, j),
 						"peer %s (routewarden) has peerASN %d, but routewarden's bgp.asn is %d: the session "+
-							"will not come up", p.Address, p.ASN, in.Collector.ASN)
+							"will not come up", p.Address(), p.PeerASN, in.Collector.ASN)
 				}
-				if p.PeerConfig == "" {
-					r.add(validator.SeverityWarning, cc.Where, cc.object(), fmt.Sprintf("%s.peers[%d].peerConfigRef", field, j),
+				if p.PeerConfig() == "" {
+					r.add(validator.SeverityWarning, where(cc), ccObject(cc), fmt.Sprintf("%s.peers[%d].peerConfigRef", field, j),
 						"the routewarden peer has no peerConfigRef: Cilium then advertises nothing to it")
 				}
 			}
 			if !found {
-				r.add(validator.SeverityCritical, cc.Where, cc.object(), field+".peers",
+				r.add(validator.SeverityCritical, where(cc), ccObject(cc), field+".peers",
 					"BGP instance %q (local ASN %d) has no peer at routewarden's address %s: routewarden "+
 						"will not see these nodes' routes", inst.Name, inst.LocalASN, in.Collector.Addresses[0])
 			}
 		}
 	}
-	for _, pp := range in.PeeringPolicies {
-		for i, vr := range pp.VirtualRouters {
+	for _, pp := range in.Cilium.BGPPeeringPols {
+		for i, vr := range pp.Object.Spec.VirtualRouters {
 			field := fmt.Sprintf("spec.virtualRouters[%d]", i)
 			found := false
 			for j, n := range vr.Neighbors {
-				if !n.Address.IsValid() || !n.Address.IsSingleIP() || !in.isCollector(n.Address.Addr()) {
+				addr := n.PeerAddress.Prefix
+				if !addr.IsValid() || !addr.IsSingleIP() || !in.isCollector(addr.Addr()) {
 					continue
 				}
 				found = true
-				if n.ASN != in.Collector.ASN {
-					r.add(validator.SeverityCritical, pp.Where, pp.object(), fmt.Sprintf("%s.neighbors[%d].peerASN", field, j),
+				if n.PeerASN != in.Collector.ASN {
+					r.add(validator.SeverityCritical, where(pp), ppObject(pp), fmt.Sprintf("%s.neighbors[%d].peerASN", field, j),
 						"neighbor %s (routewarden) has peerASN %d, but routewarden's bgp.asn is %d",
-						n.Address, n.ASN, in.Collector.ASN)
+						addr, n.PeerASN, in.Collector.ASN)
 				}
 			}
 			if !found {
-				r.add(validator.SeverityCritical, pp.Where, pp.object(), field+".neighbors",
+				r.add(validator.SeverityCritical, where(pp), ppObject(pp), field+".neighbors",
 					"virtual router (local ASN %d) has no neighbor %s/32 (routewarden)", vr.LocalASN,
 					in.Collector.Addresses[0])
 			}

@@ -1,4 +1,4 @@
-package kube
+package cilium
 
 import (
 	"net/netip"
@@ -43,7 +43,7 @@ func (o *Objects) nodePeers(labels map[string]string) []peerAds {
 	}
 	var out []peerAds
 	for _, cc := range o.BGPClusterCfgs {
-		if !toSelector(cc.Object.Spec.NodeSelector).Matches(labels) {
+		if !cc.Object.Spec.NodeSelector.Matches(labels) {
 			continue
 		}
 		for _, in := range cc.Object.Spec.BGPInstances {
@@ -77,7 +77,7 @@ func (o *Objects) familyAdverts(name, afi string) []string {
 			if f.AFI != afi || f.SAFI != "" && f.SAFI != "unicast" || f.Advertisements == nil {
 				continue
 			}
-			sel := toSelector(f.Advertisements)
+			sel := f.Advertisements
 			for _, s := range o.BGPAdverts {
 				if sel.Matches(s.Object.Metadata.Labels) {
 					names = append(names, s.Object.Metadata.Name)

@@ -1,12 +1,10 @@
-package kube
+package cilium
 
 import (
 	"fmt"
 	"net/netip"
 	"slices"
 	"strings"
-
-	"github.com/routewarden/routewarden/validator/lint"
 )
 
 // announcer holds what in Cilium's BGP configuration announces Services'
@@ -21,7 +19,7 @@ type announcer struct {
 
 type serviceSelector struct {
 	what string
-	sel  *lint.Selector
+	sel  *LabelSelector
 }
 
 type legacyPool struct {
@@ -45,12 +43,11 @@ func (o *Objects) serviceAnnouncer() (*announcer, error) {
 			continue
 		}
 		for _, ad := range s.Object.Spec.Advertisements {
-			if ad.AdvertisementType != "Service" || ad.Service == nil || ad.Selector == nil ||
-				!slices.Contains(ad.Service.Addresses, "LoadBalancerIP") {
+			if ad.AdvertisementType != "Service" || ad.Selector == nil || !ad.LoadBalancerIP() {
 				continue
 			}
 			a.selectors = append(a.selectors, serviceSelector{what: "CiliumBGPAdvertisement " + s.Object.Metadata.Name,
-				sel: toSelector(ad.Selector)})
+				sel: ad.Selector})
 		}
 	}
 	for _, s := range o.BGPPeeringPols {
@@ -63,7 +60,7 @@ func (o *Objects) serviceAnnouncer() (*announcer, error) {
 				continue
 			}
 			a.selectors = append(a.selectors, serviceSelector{what: "CiliumBGPPeeringPolicy " + s.Object.Metadata.Name,
-				sel: toSelector(vr.ServiceSelector)})
+				sel: vr.ServiceSelector})
 		}
 	}
 	// Objects from informers come in no particular order: name the same one every time.
@@ -91,7 +88,7 @@ func (o *Objects) serviceAnnouncer() (*announcer, error) {
 func (o *Objects) peerConfigSelects(labels map[string]string) bool {
 	for _, pc := range o.BGPPeerCfgs {
 		for _, f := range pc.Object.Spec.Families {
-			if f.Advertisements != nil && toSelector(f.Advertisements).Matches(labels) {
+			if f.Advertisements != nil && f.Advertisements.Matches(labels) {
 				return true
 			}
 		}

@@ -1,8 +1,9 @@
-package kube
+package cilium
 
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 
@@ -78,4 +79,34 @@ func stringNode(s string) *yaml.Node {
 
 func scalarNode(tag, value string) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value, Line: 1, Column: 1}
+}
+
+// DecodeUnstructured adds the object obj, an unstructured object as the API
+// server's JSON decodes into maps (integers as int64), read as the named
+// file: what Decode of json.Marshal(obj) would add, without the text
+// (objectNode).
+func (o *Objects) DecodeUnstructured(file string, obj map[string]any) error {
+	n, err := objectNode(obj)
+	if err != nil {
+		return err
+	}
+	return o.decodeObject(file, n)
+}
+
+// Add appends every list of f to o's (each slice field, so a kind added to
+// Objects is merged too) and ORs ServicesRead.
+func (o *Objects) Add(f *Objects) {
+	ov, fv := reflect.ValueOf(o).Elem(), reflect.ValueOf(f).Elem()
+	for k := 0; k < ov.NumField(); k++ {
+		if ov.Field(k).Kind() == reflect.Slice && fv.Field(k).Len() > 0 {
+			ov.Field(k).Set(reflect.AppendSlice(ov.Field(k), fv.Field(k)))
+		}
+	}
+	o.ServicesRead = o.ServicesRead || f.ServicesRead
+	for kind, n := range f.Ignored {
+		if o.Ignored == nil {
+			o.Ignored = map[string]int{}
+		}
+		o.Ignored[kind] += n
+	}
 }

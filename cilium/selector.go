@@ -1,23 +1,25 @@
-package lint
+package cilium
 
 import "slices"
 
-// Selector is a Kubernetes label selector. A nil *Selector matches everything,
-// as Cilium treats an absent nodeSelector; an empty one matches everything too.
-type Selector struct {
-	MatchLabels      map[string]string
-	MatchExpressions []Requirement
+// LabelSelector is a Kubernetes label selector. A nil *LabelSelector matches
+// everything, as Cilium treats an absent nodeSelector; an empty one matches
+// everything too. (Where nil selects nothing, a service selector or an
+// advertisement's, the reader checks for nil first.)
+type LabelSelector struct {
+	MatchLabels      map[string]string `yaml:"matchLabels"`
+	MatchExpressions []Requirement     `yaml:"matchExpressions"`
 }
 
 // Requirement is one matchExpressions entry.
 type Requirement struct {
-	Key      string
-	Operator string
-	Values   []string
+	Key      string   `yaml:"key"`
+	Operator string   `yaml:"operator"`
+	Values   []string `yaml:"values"`
 }
 
 // Matches reports whether labels satisfy the selector.
-func (s *Selector) Matches(labels map[string]string) bool {
+func (s *LabelSelector) Matches(labels map[string]string) bool {
 	if s == nil {
 		return true
 	}

@@ -1,4 +1,4 @@
-package kube
+package cilium
 
 // The types below are the subset of Kubernetes and Cilium objects routewarden
 // reads, with YAML tags that match the JSON field names (yaml.v3 reads both).

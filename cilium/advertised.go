@@ -1,4 +1,4 @@
-package kube
+package cilium
 
 import (
 	"errors"
@@ -7,14 +7,13 @@ import (
 	"slices"
 
 	"github.com/routewarden/routewarden/validator"
-	"github.com/routewarden/routewarden/validator/lint"
 )
 
 // advert is one entry of a CiliumBGPAdvertisement's advertisements[].
 type advert struct {
 	name  string // of the CiliumBGPAdvertisement
 	typ   string // advertisementType
-	sel   *lint.Selector
+	sel   *LabelSelector
 	lbIP  bool // a Service advertisement of LoadBalancerIP addresses
 	attrs attrValues
 	bad   bool // its attributes cannot be read: the prefixes it selects go unjudged
@@ -48,9 +47,9 @@ func (o *Objects) advertisedAttributes(bad func(error)) (*validator.AdvertisedAt
 			set = set || v.set()
 			a := advert{name: s.Object.Metadata.Name, typ: ad.AdvertisementType, attrs: v, bad: err != nil}
 			if ad.Selector != nil {
-				a.sel = toSelector(ad.Selector)
+				a.sel = ad.Selector
 			}
-			a.lbIP = ad.Service != nil && slices.Contains(ad.Service.Addresses, "LoadBalancerIP")
+			a.lbIP = ad.LoadBalancerIP()
 			ads = append(ads, a)
 		}
 	}
@@ -125,7 +124,7 @@ func (o *Objects) advertisedGroup(ads []advert, peers []peerAds) *groupIntents {
 	var unjudged map[netip.Addr]bool
 	for _, s := range o.Services {
 		svc := &s.Object
-		if svc.Spec.Type != "LoadBalancer" || svc.Spec.LoadBalancerClass != nil && *svc.Spec.LoadBalancerClass != ciliumLBClass {
+		if !bgpService(svc) {
 			continue
 		}
 		labels := serviceLabels(svc)

@@ -1,4 +1,4 @@
-package kube
+package cilium
 
 import (
 	"maps"
@@ -83,6 +83,33 @@ func serviceLabels(svc *Service) map[string]string {
 	l["io.kubernetes.service.name"] = svc.Metadata.Name
 	l["io.kubernetes.service.namespace"] = namespaceOf(svc.Metadata)
 	return l
+}
+
+// ServiceLabels are a LoadBalancer Service's name ("namespace/name") and the
+// labels Cilium's selectors match (its own and io.kubernetes.service.*).
+type ServiceLabels struct {
+	Name   string
+	Labels map[string]string
+}
+
+// BGPServices are the LoadBalancer Services Cilium's BGP control plane may
+// announce (of its loadBalancerClass, or of none), with their labels.
+func (o *Objects) BGPServices() []ServiceLabels {
+	var out []ServiceLabels
+	for _, s := range o.Services {
+		if svc := &s.Object; bgpService(svc) {
+			out = append(out, ServiceLabels{Name: namespaceOf(svc.Metadata) + "/" + svc.Metadata.Name,
+				Labels: serviceLabels(svc)})
+		}
+	}
+	return out
+}
+
+// bgpService reports whether svc is a LoadBalancer Service of Cilium's BGP
+// control plane's class, or of none.
+func bgpService(svc *Service) bool {
+	return svc.Spec.Type == "LoadBalancer" && (svc.Spec.LoadBalancerClass == nil ||
+		*svc.Spec.LoadBalancerClass == ciliumLBClass)
 }
 
 // announces decides whether Cilium's BGP configuration announces a Service's

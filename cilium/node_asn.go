@@ -1,4 +1,4 @@
-package kube
+package cilium
 
 import "slices"
 
@@ -42,7 +42,7 @@ func (o *Objects) nodeASNs() map[string][]uint32 {
 		name, labels := n.Object.Metadata.Name, n.Object.Metadata.Labels
 		asns := append([]uint32(nil), legacy...)
 		for _, cc := range o.BGPClusterCfgs {
-			if !toSelector(cc.Object.Spec.NodeSelector).Matches(labels) {
+			if !cc.Object.Spec.NodeSelector.Matches(labels) {
 				continue
 			}
 			for _, in := range cc.Object.Spec.BGPInstances {
@@ -54,7 +54,7 @@ func (o *Objects) nodeASNs() map[string][]uint32 {
 			}
 		}
 		for _, pp := range o.BGPPeeringPols {
-			if toSelector(pp.Object.Spec.NodeSelector).Matches(labels) {
+			if pp.Object.Spec.NodeSelector.Matches(labels) {
 				for _, vr := range pp.Object.Spec.VirtualRouters {
 					asns = append(asns, vr.LocalASN)
 				}
