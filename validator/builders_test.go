@@ -50,6 +50,16 @@ func cluster(mode IPAMMode, ranges []string, specs ...nodeSpec) *Cluster {
 }
 
 // routes parses "10.244.1.0/24@10.0.0.11" entries; a trailing "!" marks a GR-stale path.
+// withBGP has Cilium's BGP configuration select exactly the nodes named (an
+// ASN each, Cluster.NodeASNs); none: a configuration that selects no node.
+func withBGP(c *Cluster, nodes ...string) *Cluster {
+	c.NodeASNs = map[string][]uint32{}
+	for _, n := range nodes {
+		c.NodeASNs[n] = []uint32{65010}
+	}
+	return c
+}
+
 func routes(specs ...string) []Route {
 	out := make([]Route, len(specs))
 	for i, s := range specs {

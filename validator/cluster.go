@@ -45,6 +45,7 @@ type Cluster struct {
 	// (CiliumBGPClusterConfig, CiliumBGPNodeConfigOverride,
 	// CiliumBGPPeeringPolicy): the origin AS of its routes (the rule
 	// attribute-mismatch, and the RTR server's ROAs in validator/roa).
+	// A node it gives no ASN is one it does not select (BGPSelects).
 	NodeASNs map[string][]uint32
 	// Advertised are the communities, large communities and local
 	// preference Cilium's advertisements tell each node to attach to its pod
@@ -67,6 +68,17 @@ type Cluster struct {
 	// are the BGP side's, added by the pipeline; the rule attribute-mismatch
 	// judges them in place of their post-policy paths (attribute_mismatch.go).
 	PrePolicy []Route
+}
+
+// BGPSelects reports whether Cilium's BGP configuration selects node name,
+// so that its agent announces routes at all: the configuration gives it an
+// ASN (NodeASNs: a CiliumBGPClusterConfig or CiliumBGPPeeringPolicy whose
+// nodeSelector matches it, or the legacy speaker, which runs on every node).
+// When the configuration selects no node (no BGP objects read, or none
+// matching), which nodes run BGP is unknown and every node counts as
+// selected: the rules then expect what they always did.
+func (c *Cluster) BGPSelects(name string) bool {
+	return len(c.NodeASNs) == 0 || len(c.NodeASNs[name]) > 0
 }
 
 // Service is a Kubernetes Service of type LoadBalancer.

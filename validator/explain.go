@@ -116,7 +116,16 @@ const staleVIPHint = "The Service that held this address was probably deleted, o
 	"cilium-agent (it withdraws a deleted Service's VIP when it reconciles) and any static or legacy advertisement " +
 	"of the address."
 
-func missingVIPHint(svc *Service) string {
+// missingVIPHint explains a missing VIP; unselected are the nodes with a
+// ready endpoint when no BGP configuration selects any of them.
+func missingVIPHint(svc *Service, unselected []string) string {
+	if svc.LocalTraffic() && len(unselected) > 0 {
+		return fmt.Sprintf("With externalTrafficPolicy Local only the nodes with a ready endpoint announce the VIP, "+
+			"and no CiliumBGPClusterConfig (or CiliumBGPPeeringPolicy) selects any of them (%s): they run no BGP, "+
+			"so nobody announces it and the Service is unreachable from outside the cluster. Run its pods on nodes "+
+			"that run BGP (a nodeSelector or affinity), select those nodes, or use externalTrafficPolicy Cluster.",
+			joinLimited(unselected, 4))
+	}
 	if svc.LocalTraffic() {
 		return fmt.Sprintf("With externalTrafficPolicy Local only the nodes with a ready endpoint (%s) announce "+
 			"the VIP: check their BGP sessions to the ToR and routewarden, and their cilium-agent logs. Until it "+

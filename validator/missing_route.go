@@ -9,6 +9,15 @@ import (
 
 // missingRoute fires when a Ready, Cilium-managed node's allocated CIDR is not
 // announced with that node as origin, where its IPAM mode advertises pod CIDRs.
+//
+// Only nodes that announce at all are expected to: the node must be in the
+// collector's scope (cluster.nodeSelector) and selected by Cilium's BGP
+// configuration (Cluster.BGPSelects: a CiliumBGPClusterConfig or
+// CiliumBGPPeeringPolicy whose nodeSelector matches it, or the legacy
+// speaker, which runs everywhere). A node no BGP instance selects announces
+// nothing by design. When the configuration selects no node at all (no BGP
+// objects, as with check and route dumps alone, or a selector matching
+// nothing), every Ready Cilium node in scope is expected, as before.
 type missingRoute struct{}
 
 func (missingRoute) ID() RuleID { return RuleMissingRoute }
@@ -36,7 +45,7 @@ func (missingRoute) CheckNode(s *Snapshot, name string, report func(Finding)) {
 		return
 	}
 	v := s.NodeView(name)
-	if v == nil || !v.Managed() || !v.Node.Ready || !s.Options.InScope(v.Node) {
+	if v == nil || !v.Managed() || !v.Node.Ready || !s.Options.InScope(v.Node) || !s.Cluster.BGPSelects(name) {
 		return
 	}
 	own := s.RoutesOf(name)

@@ -34,6 +34,18 @@ func TestMissingRoute(t *testing.T) {
 			want: []string{"10.20.0.0/26 node1 node1"}},
 		{name: "out of scope", cluster: cluster(IPAMClusterPool, pool, rack1, n2),
 			routes: routes("10.244.1.0/24@10.0.0.11"), opts: Options{Scope: map[string]string{"rack": "r1"}}},
+		// Cilium's interop scenario bgp-subset: node2 is Ready, in scope, and runs no BGP by design.
+		{name: "a node no BGP configuration selects announces nothing by design",
+			cluster: withBGP(cluster(IPAMClusterPool, pool, n1, n2), "node1"),
+			routes:  routes("10.244.1.0/24@10.0.0.11")},
+		{name: "a node the BGP configuration selects is expected",
+			cluster: withBGP(cluster(IPAMClusterPool, pool, n1, n2, n3), "node1", "node2"),
+			routes:  routes("10.244.1.0/24@10.0.0.11"), want: []string{"10.244.2.0/24 node2 node2"}},
+		{name: "a BGP configuration selecting no node: every node expected",
+			cluster: withBGP(cluster(IPAMClusterPool, pool, n1, n2)),
+			routes:  routes("10.244.1.0/24@10.0.0.11"), want: []string{"10.244.2.0/24 node2 node2"}},
+		{name: "selected but out of scope", cluster: withBGP(cluster(IPAMClusterPool, pool, rack1, n2), "node1", "node2"),
+			routes: routes("10.244.1.0/24@10.0.0.11"), opts: Options{Scope: map[string]string{"rack": "r1"}}},
 	})
 }
 

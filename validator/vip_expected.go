@@ -29,12 +29,12 @@ func NewAnnouncerIndex(c *Cluster) *AnnouncerIndex {
 
 // Expected returns, in the cluster's node order, the nodes expected to
 // announce the Service's VIPs: the nodes Cilium's BGP configuration selects
-// (those it gives an ASN, Cluster.NodeASNs; every node when it gives none)
+// (Cluster.BGPSelects)
 // and, with externalTrafficPolicy Local, only those with a ready endpoint of
 // it. Readiness is the caller's to judge.
 func (x *AnnouncerIndex) Expected(svc *Service) []*Node {
 	c := x.c
-	selected := func(n *Node) bool { return len(c.NodeASNs) == 0 || len(c.NodeASNs[n.Name]) > 0 }
+	selected := func(n *Node) bool { return c.BGPSelects(n.Name) }
 	var out []*Node
 	if !svc.LocalTraffic() {
 		for i := range c.Nodes {

@@ -11,13 +11,7 @@ func TestVIPMissingNode(t *testing.T) {
 	notAnnounced.announced = false
 	noEndpoints := web
 	noEndpoints.endpoints = []string{"node1!"}
-	bgp := func(c *Cluster, nodes ...string) *Cluster {
-		c.NodeASNs = map[string][]uint32{}
-		for _, n := range nodes {
-			c.NodeASNs[n] = []uint32{65010}
-		}
-		return c
-	}
+	bgp := withBGP
 	n3down := n3
 	n3down.notReady = true
 	runRuleCases(t, vipMissingNode{}, []ruleCase{

@@ -41,6 +41,7 @@ data: {ipam: cluster-pool, cluster-pool-ipv4-cidr: 10.244.0.0/16, enable-bgp-con
 // e2eOptions is what differs between the tests' routewarden configs.
 type e2eOptions struct {
 	Cluster    string        // cluster.name; "e2e" when empty
+	Scope      string        // cluster.nodeSelector, a YAML map; none when empty
 	Alerting   string        // the body of the alerting section, indented; "" for none
 	Debounce   string        // validation.debounce; "" for its default
 	Validation string        // more keys of the validation section ("convergence: {...}")
@@ -115,7 +116,11 @@ func (e *e2e) config(o e2eOptions) string {
 	if o.Alerting != "" {
 		alerting = "alerting:\n" + o.Alerting + "\n"
 	}
-	return fmt.Sprintf(`cluster: {name: %s}
+	scope := ""
+	if o.Scope != "" {
+		scope = ", nodeSelector: " + o.Scope
+	}
+	return fmt.Sprintf(`cluster: {name: %s%s}
 bgp:
   asn: 65000
   routerId: 192.0.2.1
@@ -126,7 +131,7 @@ bgp:
 kubernetes: {kubeconfig: %s}
 validation: {%s}
 %shttp: {listen: "%s"}
-%s`, cmp.Or(o.Cluster, "e2e"), e.bgpPort, o.GR, e.env.Kubeconfig, validation, alerting, e.httpAddr, o.Extra)
+%s`, cmp.Or(o.Cluster, "e2e"), scope, e.bgpPort, o.GR, e.env.Kubeconfig, validation, alerting, e.httpAddr, o.Extra)
 }
 
 // run writes the config and runs `routewarden run` in the test process until

@@ -53,7 +53,7 @@ type Expected struct {
 }
 
 // Expect derives the expected routes from the cluster: the pod CIDRs of its
-// nodes (by IPAM mode) and the VIPs of the Services Cilium announces, by the
+// nodes that run BGP (by IPAM mode; Cluster.BGPSelects) and the VIPs of the Services Cilium announces, by the
 // nodes that run BGP (those Cilium's BGP configuration gives an ASN, or every
 // node when it gives none), and with externalTrafficPolicy Local only by the
 // nodes with a ready endpoint. Only nodes inScope are expected to announce
@@ -76,6 +76,9 @@ func Expect(c *validator.Cluster, inScope func(*validator.Node) bool) Expected {
 	}
 	for i := range c.Nodes {
 		n := &c.Nodes[i]
+		if !c.BGPSelects(n.Name) {
+			continue // announces nothing by design: never a change to wait for
+		}
 		for _, p := range podCIDRs(c.IPAM.Mode, n, ciliumNodes[n.Name]) {
 			add(Key{Kind: PodCIDR, Prefix: p.Masked(), Node: n.Name}, n)
 		}

@@ -189,6 +189,18 @@ func TestExpectScope(t *testing.T) {
 	}
 }
 
+// TestExpectBGPNodesOnly: a node Cilium's BGP configuration does not select
+// announces nothing by design, so none of its pod CIDRs is waited for.
+func TestExpectBGPNodesOnly(t *testing.T) {
+	c := cluster("Cluster", []validator.Node{node("a", true), node("b", true)})
+	delete(c.NodeASNs, "b")
+	got := sortedKeys(Expect(c, nil).Announce)
+	want := []Key{key(PodCIDR, "10.244.1.0/24", "a"), key(VIP, "192.0.2.10/32", "a")}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("expected %v, want %v", got, want)
+	}
+}
+
 // TestExpectVIPOfAnyNode: while Cilium's BGP configuration names no nodes,
 // a VIP is expected of no node in particular (announced once any node
 // announces it), so a node that does not run BGP never looks slow.
