@@ -20,14 +20,14 @@ func normalizePeerIndex(body []byte) ([]byte, int) {
 	}
 	count := int(binary.BigEndian.Uint16(body[head:]))
 	peers := body[head+2:]
-	if peersFit(peers, count, false) || !peersFit(peers, count, true) {
+	if count > maxLenientPeers || peersFit(peers, count, false) || !peersFit(peers, count, true) {
 		return body, 0
 	}
 	out := append([]byte(nil), body[:head+2]...)
 	fixed := 0
 	for range count {
 		n, short := peerLen(peers), false
-		if isGoBGPDummy(peers) && (len(peers) < n || !peersFit(peers[n:], count-1, true)) {
+		if fixed == 0 && isGoBGPDummy(peers) && (len(peers) < n || !peersFit(peers[n:], count-1, true)) {
 			n, short = peerLen(peers)-4, true
 		}
 		if short {
@@ -42,6 +42,10 @@ func normalizePeerIndex(body []byte) ([]byte, int) {
 	}
 	return out, fixed
 }
+
+// maxLenientPeers bounds the search for gobgpd's short dummy peer, which
+// costs count² steps.
+const maxLenientPeers = 1024
 
 // peerLen is the length of a peer entry as RFC 6396 §4.3.1 lays it out.
 func peerLen(b []byte) int {
@@ -61,7 +65,7 @@ func isGoBGPDummy(b []byte) bool {
 }
 
 // peersFit reports whether count peer entries end exactly where b ends;
-// with lenient, a gobgpd dummy peer may lack its address.
+// with lenient, one gobgpd dummy peer may lack its address.
 func peersFit(b []byte, count int, lenient bool) bool {
 	if count == 0 {
 		return len(b) == 0
@@ -73,7 +77,7 @@ func peersFit(b []byte, count int, lenient bool) bool {
 		return true
 	}
 	if n := peerLen(b) - 4; lenient && isGoBGPDummy(b) && len(b) >= n {
-		return peersFit(b[n:], count-1, lenient)
+		return peersFit(b[n:], count-1, false)
 	}
 	return false
 }
