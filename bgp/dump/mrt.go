@@ -73,9 +73,13 @@ func readMRT(name string, r *bufio.Reader) ([]validator.Route, error) {
 		if !tableDumpSubtype(h.SubType) {
 			continue
 		}
-		if st := mrt.MRTSubTypeTableDumpv2(h.SubType); st != mrt.PEER_INDEX_TABLE {
+		if st := mrt.MRTSubTypeTableDumpv2(h.SubType); st == mrt.PEER_INDEX_TABLE {
+			body, _ = normalizePeerIndex(body)
+			h.Len = uint32(len(body))
+		} else {
 			addPath := st == mrt.RIB_IPV4_UNICAST_ADDPATH || st == mrt.RIB_IPV6_UNICAST_ADDPATH
-			if body, _, err = normalizeRIB(body, addPath); err != nil {
+			v6 := st == mrt.RIB_IPV6_UNICAST || st == mrt.RIB_IPV6_UNICAST_ADDPATH
+			if body, _, err = normalizeRIB(body, addPath, v6); err != nil {
 				return nil, fmt.Errorf("%s: MRT record %d at byte %d: %v", name, record, at, err)
 			}
 			h.Len = uint32(len(body))

@@ -1,6 +1,7 @@
 package dump
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -26,12 +27,20 @@ var errShortRIB = errors.New("RIB record shorter than its contents")
 //     they get the transitive flag;
 //   - FRR 8.4 writes MP_REACH_NLRI in its full UPDATE form (AFI, SAFI, next hop,
 //     reserved byte, NLRI) instead of RFC 6396 §4.3.4's next-hop-only form; it is
-//     cut down to the next hop.
+//     cut down to the next hop;
+//   - gobgpd 4.8.0 writes RIB_IPV6_UNICAST(_ADDPATH) records with RIB_GENERIC's
+//     AFI (2) and SAFI (1) between the sequence number and the prefix
+//     (RFC 6396 §4.3.2 has none); they are dropped when the record reads
+//     exactly that way and not as RFC 6396 says.
 //
-// It returns the record and how many attributes it changed.
-func normalizeRIB(body []byte, addPath bool) ([]byte, int, error) {
+// It returns the record and how many attributes or headers it changed.
+func normalizeRIB(body []byte, addPath, v6 bool) ([]byte, int, error) {
 	if len(body) < 5 {
 		return nil, 0, errShortRIB
+	}
+	if v6 && hasGoBGPFamily(body, addPath) {
+		out, fixed, err := normalizeRIB(append(body[:4:4], body[7:]...), addPath, false)
+		return out, fixed + 1, err
 	}
 	plen := int(body[4])
 	head := 5 + (plen+7)/8
@@ -66,6 +75,43 @@ func normalizeRIB(body []byte, addPath bool) ([]byte, int, error) {
 		pos = start + alen
 	}
 	return out, fixed, nil
+}
+
+// gobgpIPv6Family is AFI 2 (IPv6), SAFI 1 (unicast).
+var gobgpIPv6Family = []byte{0, 2, 1}
+
+// hasGoBGPFamily reports whether an IPv6 RIB record carries gobgpd's
+// AFI/SAFI after its sequence number: it does not read as RFC 6396 says
+// (it would be ::/0 with 513 entries) and reads exactly without them.
+func hasGoBGPFamily(body []byte, addPath bool) bool {
+	if len(body) < 7 || !bytes.Equal(body[4:7], gobgpIPv6Family) {
+		return false
+	}
+	return !ribFits(body, addPath) && ribFits(append(body[:4:4], body[7:]...), addPath)
+}
+
+// ribFits reports whether a RIB record's entries end exactly where it ends.
+func ribFits(body []byte, addPath bool) bool {
+	if len(body) < 5 {
+		return false
+	}
+	pos := 5 + (int(body[4])+7)/8
+	if len(body) < pos+2 {
+		return false
+	}
+	count := int(binary.BigEndian.Uint16(body[pos:]))
+	pos += 2
+	entryHead := 6
+	if addPath {
+		entryHead = 10
+	}
+	for range count {
+		if len(body) < pos+entryHead+2 {
+			return false
+		}
+		pos += entryHead + 2 + int(binary.BigEndian.Uint16(body[pos+entryHead:]))
+	}
+	return pos == len(body)
 }
 
 func normalizeAttrs(b []byte) ([]byte, int, error) {

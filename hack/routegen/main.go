@@ -49,8 +49,8 @@ func main() {
 	flag.StringVar(&collectors, "collectors", "gobgp,frr,bird", "comma-separated collectors to run")
 	flag.DurationVar(&cfg.timeout, "timeout", 60*time.Second, "how long to wait for each collector to receive every route")
 	flag.BoolVar(&cfg.keepTmp, "keep-tmp", false, "keep the daemons' temporary directories (configs, logs)")
-	flag.BoolVar(&cfg.noGoBGPMRT, "no-gobgp-mrt", false, "write no routes.mrt: gobgpd 4.8.0's table dump of IPv6 routes "+
-		"has RIB records their own length runs past (routegen and bgp/dump refuse them)")
+	flag.BoolVar(&cfg.noGoBGPMRT, "no-gobgp-mrt", false, "write no routes.mrt (gobgpd's first MRT table dump "+
+		"comes 60s after start)")
 	flag.BoolVar(&cfg.verifyOnly, "verify-only", false, "run no daemon: only check the existing dumps against the specs")
 	flag.DurationVar(&cfg.hold, "hold", 0, "debugging: keep each collector (and its speakers) running this long after dumping, printing how to query it")
 	flag.BoolVar(&cfg.birdViaLo, "bird-resolve-via-lo", false, "experiment: give BIRD's IGP tables a default route via \"lo\" so next hops resolve (\"via X on lo\" layout); not used for the committed dumps")

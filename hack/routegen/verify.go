@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -92,9 +93,19 @@ func parseMRT(b []byte) (pairSet, int, error) {
 		switch sub {
 		case mrtPeerIndex:
 			dumps++
-			peers, err = mrtPeers(body)
+			if peers, err = mrtPeers(body, false); err != nil {
+				peers, err = mrtPeers(body, true) // gobgpd 4.8.0's local peer
+			}
 		case mrtRIBv4Unicast, mrtRIBv6Unicast, mrtRIBv4AddPath, mrtRIBv6AddPath:
-			err = mrtRIB(body, sub, peers, ps)
+			rib := pairSet{}
+			err = mrtRIB(body, sub, peers, rib)
+			if err != nil && (sub == mrtRIBv6Unicast || sub == mrtRIBv6AddPath) && len(body) > 7 &&
+				string(body[4:7]) == "\x00\x02\x01" {
+				// gobgpd 4.8.0 writes AFI 2, SAFI 1 before the prefix.
+				rib = pairSet{}
+				err = mrtRIB(append(body[:4:4], body[7:]...), sub, peers, rib)
+			}
+			maps.Copy(ps, rib)
 		default:
 			err = fmt.Errorf("unexpected TABLE_DUMP_V2 subtype %d", sub)
 		}
@@ -125,7 +136,10 @@ func (r *reader) next(n int) []byte {
 func (r *reader) u8() int  { return int(r.next(1)[0]) }
 func (r *reader) u16() int { return int(binary.BigEndian.Uint16(r.next(2))) }
 
-func mrtPeers(body []byte) ([]netip.Addr, error) {
+// mrtPeers reads a PEER_INDEX_TABLE; with gobgpLocal, an IPv4 peer with
+// BGP ID 0.0.0.0 has no peer address (gobgpd 4.8.0's dummy peer of its own
+// routes, 9 bytes instead of RFC 6396's 13).
+func mrtPeers(body []byte, gobgpLocal bool) ([]netip.Addr, error) {
 	r := &reader{b: body}
 	r.next(4)       // collector BGP ID
 	r.next(r.u16()) // view name
@@ -133,9 +147,11 @@ func mrtPeers(body []byte) ([]netip.Addr, error) {
 	var peers []netip.Addr
 	for i := 0; i < n; i++ {
 		t := r.u8()
-		r.next(4) // peer BGP ID
+		id := r.next(4) // peer BGP ID
 		var a netip.Addr
-		if t&1 != 0 {
+		if gobgpLocal && t&1 == 0 && string(id) == "\x00\x00\x00\x00" {
+			a = netip.IPv4Unspecified()
+		} else if t&1 != 0 {
 			a = netip.AddrFrom16([16]byte(r.next(16)))
 		} else {
 			a = netip.AddrFrom4([4]byte(r.next(4)))

@@ -64,3 +64,23 @@ Table master4:
 		t.Fatal(d)
 	}
 }
+
+// TestParseGoBGPMRT: a real gobgpd 4.8.0 table dump (its own ::/0 and
+// 0.0.0.0/0, a GoBGP peer's routes), whose IPv6 RIB records carry AFI/SAFI
+// and whose local peer has no address.
+func TestParseGoBGPMRT(t *testing.T) {
+	cases := []struct {
+		file string
+		want int
+	}{{"../../bgp/dump/testdata/mrt/gobgpd-4.8.0-ipv6.mrt", 5}}
+	for _, tc := range cases {
+		b, err := os.ReadFile(tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, err := parseMRTFile(b)
+		if err != nil || len(ps) != tc.want {
+			t.Errorf("%s: %d pairs (%v), want %d: %v", tc.file, len(ps), err, tc.want, ps)
+		}
+	}
+}
