@@ -19,8 +19,7 @@ import (
 // become validator Services; a Service of the same name in another namespace
 // is another Service; a deleted Service disappears.
 func TestInventoryFollowsServices(t *testing.T) {
-	env := testkube.Start(t)
-	env.InstallCiliumCRDs(t)
+	env := testkube.Shared(t, testkube.NewestCilium(t))
 	env.Apply(t, filepath.Join(testkube.Repo(), "testdata", "scenarios", "lb-vips", "cluster.input.yaml"))
 	inv, _ := startInventory(t, env)
 	wait.True(t, "the inventory to be available", time.Minute, func() bool { return inv.Status().Available })
