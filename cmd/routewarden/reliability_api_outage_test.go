@@ -37,7 +37,7 @@ func TestReliabilityAPIOutage(t *testing.T) {
 	t.Parallel()
 	amHook, rwHook := newRelHook(t), newRelHook(t)
 	am := testam.Start(t, amHook.URL)
-	e := startE2E(t, relOptions(fmt.Sprintf(
+	e := startE2E(t, apiOutageOptions(fmt.Sprintf(
 		"  resendInterval: 2s\n  alertmanagers: [{url: %s}]\n  webhooks: [{url: %s}]", am.URL(), rwHook.URL)))
 	env, logs, speakers, api := e.env, e.logs, e.speakers, e.api
 
@@ -175,7 +175,7 @@ func TestReliabilityAPIOutageBlindAfterRecovery(t *testing.T) {
 	outage := relDuration(t, "ROUTEWARDEN_OUTAGE", 30*time.Second)
 	t.Parallel()
 	hook := newRelHook(t)
-	e := startE2E(t, relOptions(fmt.Sprintf("  resendInterval: 2s\n  webhooks: [{url: %s}]", hook.URL)))
+	e := startE2E(t, apiOutageOptions(fmt.Sprintf("  resendInterval: 2s\n  webhooks: [{url: %s}]", hook.URL)))
 	env, api := e.env, e.api
 	env.Stop(t)
 	wait.For(t, "routewarden not ready", time.Minute, func() error {
