@@ -67,7 +67,16 @@ func TestReliabilityAPIOutage(t *testing.T) {
 		if !sessionReset && elapsed > outage/3 {
 			sessionReset = true
 			speakers[2].Stop()
-			time.Sleep(2 * time.Second)
+			wait.For(t, "routewarden to see node2's session down", 30*time.Second, func() error {
+				var p struct{ Peers []struct{ State string } }
+				if err := getJSON(api+"/api/v1/peers?peer=127.0.1.12", &p); err != nil {
+					return err
+				}
+				if len(p.Peers) > 0 && p.Peers[0].State == "established" {
+					return fmt.Errorf("still established")
+				}
+				return nil
+			})
 			speakers[2] = e.speaker(t, 2, true)
 		}
 		if !foreign && elapsed > 2*outage/3 {
