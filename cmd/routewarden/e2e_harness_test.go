@@ -19,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/routewarden/routewarden/bgp/speaker"
+	"github.com/routewarden/routewarden/cmd/routewarden/cli"
 	"github.com/routewarden/routewarden/internal/logbuf"
 	"github.com/routewarden/routewarden/internal/loopback"
 	"github.com/routewarden/routewarden/internal/testam"
@@ -167,7 +168,7 @@ func (e *e2e) run(tb testing.TB, o e2eOptions) {
 	logs := &logbuf.Buffer{}
 	e.logs = logs
 	go func() {
-		done <- execute(ctx, []string{"run", "--config", e.cfgFile, "--log-format", "json"}, strings.NewReader(""),
+		done <- cli.Execute(ctx, []string{"run", "--config", e.cfgFile, "--log-format", "json"}, strings.NewReader(""),
 			io.Discard, logs)
 	}()
 	tb.Cleanup(func() {
