@@ -8,8 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/netip"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -23,6 +21,7 @@ import (
 	"github.com/routewarden/routewarden/internal/logbuf"
 	"github.com/routewarden/routewarden/internal/loopback"
 	"github.com/routewarden/routewarden/internal/testam"
+	"github.com/routewarden/routewarden/internal/testfile"
 	"github.com/routewarden/routewarden/internal/testkube"
 	"github.com/routewarden/routewarden/internal/wait"
 )
@@ -237,14 +236,7 @@ func (e *e2e) waitHealthy(tb testing.TB, routes int) {
 		})
 }
 
-func writeFile(tb testing.TB, name, content string) string {
-	tb.Helper()
-	p := filepath.Join(tb.TempDir(), name)
-	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-		tb.Fatal(err)
-	}
-	return p
-}
+func writeFile(tb testing.TB, name, content string) string { return testfile.Temp(tb, name, content) }
 
 // announce announces prefix with node's next hop, 10.0.0.1node.
 func announce(tb testing.TB, s *speaker.Speaker, prefix string, node int) {
