@@ -82,7 +82,7 @@ func TestInteropToR(t *testing.T) {
 		startNodes(t, interopNodes, netip.MustParseAddr("127.0.0.1"), port)
 		waitHeld(t, c, want, func() error { return nil })
 		rs, _ := c.Store().Routes()
-		direct = sortedCopy(findingKeys(validator.Validate(cluster, rs, validator.Options{}).Findings))
+		direct = sortedCopy(findingKeys(validator.Validate(cluster, rs, validator.PolicyView{}, validator.Options{}).Findings))
 		if w := sortedCopy(interopWant); !slices.Equal(direct, w) {
 			t.Fatalf("direct peering findings\n got: %q\nwant: %q", direct, w)
 		}
@@ -131,7 +131,7 @@ func TestInteropToR(t *testing.T) {
 				t.Errorf("10.244.3.0/24 has paths with IDs %v: ADD-PATH was not used", ids)
 			}
 			// Sorted: the canonical order breaks ties by peer address.
-			got := sortedCopy(findingKeys(validator.Validate(cluster, rs, validator.Options{}).Findings))
+			got := sortedCopy(findingKeys(validator.Validate(cluster, rs, validator.PolicyView{}, validator.Options{}).Findings))
 			if !slices.Equal(got, direct) {
 				t.Errorf("findings through %s differ from direct peering\n got: %q\nwant: %q", tc.name, got, direct)
 			}

@@ -227,7 +227,7 @@ func TestPeerFlaps(t *testing.T) {
 	for _, p := range peers {
 		nodes = append(nodes, p.node)
 	}
-	res := validator.Validate(ptr(clusterOf(nodes...)), routes, validator.Options{Now: time.Now()})
+	res := validator.Validate(ptr(clusterOf(nodes...)), routes, validator.PolicyView{}, validator.Options{Now: time.Now()})
 	if len(res.Findings) != 0 || len(routes) != len(nodes) {
 		t.Errorf("left behind: %d routes, findings %+v", len(routes), res.Findings)
 	}

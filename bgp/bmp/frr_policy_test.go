@@ -68,10 +68,9 @@ func waitFiltered(t *testing.T, st *testStation, want []string) {
 	wait.For(t, fmt.Sprintf("filtered-at-tor findings %q", want), 30*time.Second, func() error {
 		drops, _ := st.store.PolicyDrops()
 		routes, _ := st.store.Routes()
-		c := twoNodeCluster()
-		c.PolicyDrops = drops
+		pv := validator.PolicyView{Drops: drops}
 		var got []string
-		for _, f := range validator.Validate(c, routes, validator.Options{Now: time.Now()}).Findings {
+		for _, f := range validator.Validate(twoNodeCluster(), routes, pv, validator.Options{Now: time.Now()}).Findings {
 			if f.Rule != validator.RuleFilteredAtToR {
 				continue
 			}

@@ -93,7 +93,7 @@ func TestFRRSender(t *testing.T) {
 // findings validates routes against twoNodeCluster.
 func findings(routes []validator.Route) []string {
 	var out []string
-	for _, f := range validator.Validate(twoNodeCluster(), routes, validator.Options{Now: time.Unix(0, 0)}).Findings {
+	for _, f := range validator.Validate(twoNodeCluster(), routes, validator.PolicyView{}, validator.Options{Now: time.Unix(0, 0)}).Findings {
 		out = append(out, fmt.Sprintf("%s %s %s: %s", f.Rule, f.Prefix, f.Node, f.Message))
 	}
 	return out
