@@ -38,7 +38,12 @@ func TestBMPStreamIntoStation(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() { done <- st.Run(ctx) }()
-		defer func() { cancel(); <-done }()
+		defer func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("station: %v", err)
+			}
+		}()
 		_, port, _ := net.SplitHostPort(st.Addr())
 		p, err := strconv.Atoi(port)
 		if err != nil {
