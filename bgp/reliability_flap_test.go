@@ -139,6 +139,8 @@ func TestPeerFlaps(t *testing.T) {
 	if testing.Short() {
 		t.Skip("1000 session flaps")
 	}
+	// Not parallel: another test's goroutines would count as leaks, and its
+	// allocations would show in the heap.
 	ignore := goleak.IgnoreCurrent()
 	cfg := testConfig(freePort(t), true)
 	cfg.GraceWindow = 2 * time.Second

@@ -57,6 +57,7 @@ func (c *rovCluster) InventoryStatus() validator.InventoryStatus {
 // cmd/routewarden's TestRTRToR; a deleted node's CIDR turns Invalid
 // through the Serial Notify.
 func TestGoBGPAsRTRClient(t *testing.T) {
+	t.Parallel()
 	inv := &rovCluster{nodes: []int{1, 2, 3}, version: 1}
 	rs, err := rtr.New(rtr.Config{Listen: "127.0.0.1:0", MaxDropShare: 1, Refresh: time.Hour, Retry: 10 * time.Minute,
 		Expire: 2 * time.Hour, Poll: 20 * time.Millisecond}, inv, zerolog.Nop(), prometheus.NewRegistry())
