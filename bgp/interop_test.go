@@ -72,6 +72,7 @@ func interopWait(t testing.TB, what string, cond func() error) {
 // collector, its iBGP neighbor. Attribution by next hop must give the same
 // findings both ways.
 func TestInteropToR(t *testing.T) {
+	t.Parallel()
 	cluster := interopCluster()
 	want := announced(interopNodes)
 
@@ -100,6 +101,7 @@ func TestInteropToR(t *testing.T) {
 		{"bird", "127.0.2.2", startBIRD},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // its own ToR address, collector and ports; after direct
 			torAddr := netip.MustParseAddr(tc.addr)
 			cport := freePort(t)
 			cfg := Config{ASN: interopASN, RouterID: netip.MustParseAddr("192.0.2.1"),

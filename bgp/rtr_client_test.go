@@ -57,6 +57,7 @@ func (c *rovCluster) InventoryStatus() validator.InventoryStatus {
 // cmd/routewarden's TestRTRToR; a deleted node's CIDR turns Invalid
 // through the Serial Notify.
 func TestGoBGPAsRTRClient(t *testing.T) {
+	t.Parallel()
 	inv := &rovCluster{nodes: []int{1, 2, 3}, version: 1}
 	rs, err := rtr.New(rtr.Config{Listen: "127.0.0.1:0", MaxDropShare: 1, Refresh: time.Hour, Retry: 10 * time.Minute,
 		Expire: 2 * time.Hour, Poll: 20 * time.Millisecond}, inv, zerolog.Nop(), prometheus.NewRegistry())
@@ -77,6 +78,10 @@ func TestGoBGPAsRTRClient(t *testing.T) {
 	if err := s.StartBgp(ctx, &api.StartBgpRequest{Global: &api.Global{Asn: 65000, RouterId: "127.0.0.2", ListenPort: -1}}); err != nil {
 		t.Fatal(err)
 	}
+	// GoBGP connects once the server has its first ROA set, as before this
+	// test ran beside others: a client that connected earlier got No Data,
+	// and GoBGP v4.8.0 then had no ROAs a minute later (seen once).
+	wait.True(t, "the RTR server's first ROA set", 30*time.Second, func() bool { return rs.Status().Ready })
 	host, port, _ := net.SplitHostPort(rs.Addr())
 	p, _ := strconv.Atoi(port)
 	if err := s.AddRpki(ctx, &api.AddRpkiRequest{Address: host, Port: uint32(p), Lifetime: 3600}); err != nil {

@@ -20,6 +20,7 @@ import (
 // that CIDR, naming the ToR and the peer, and resolves once the prefix-list
 // is fixed.
 func TestFRRFilteredAtToR(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	st := startStation(t)
