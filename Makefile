@@ -35,8 +35,9 @@ tidy: ## go mod tidy
 vulncheck: ## govulncheck on every package, binary and vulnerability database from the module proxy
 	hack/tools/govulncheck.sh
 
-# The bench harness (hack/bench): ingest into routewarden, a bare gobgpd and BIRD side by side, plus the engine,
-# BMP station and detection-latency Go benchmarks. Binaries come from test-deps.sh and hack/tools/gobgp.sh (cached).
+# The bench harness (hack/bench): ingest into routewarden (over BGP and into its BMP station), a bare gobgpd and
+# BIRD side by side, plus the engine, BMP station and detection-latency Go benchmarks. Binaries come from
+# test-deps.sh and hack/tools/gobgp.sh (cached).
 BENCH_ENV := eval "$$(hack/test-deps.sh 2>/dev/null)"; export KUBE_APISERVER KUBECTL ETCD HELM ROUTEWARDEN_CRDS; \
 	gobgp_bin=$$(hack/tools/gobgp.sh) && $(GO) build -o bin/bench ./hack/bench &&
 

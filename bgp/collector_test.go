@@ -35,6 +35,7 @@ func routesOf(s *rib.Store, peer string) map[string]validator.Route {
 // TestCollectorReceivesRoutes: real speakers announce IPv4 and IPv6 routes with
 // their node's next hop; the store holds them as the validator's routes.
 func TestCollectorReceivesRoutes(t *testing.T) {
+	t.Parallel()
 	port := freePort(t)
 	c := startCollector(t, testConfig(port, true), false)
 	a := startSpeaker(t, "127.0.1.11", 65010, port, 65000, true)
@@ -63,6 +64,7 @@ func TestCollectorReceivesRoutes(t *testing.T) {
 // TestPeerDownDropsRoutes: GoBGP sends no withdrawals when a session ends, so the
 // collector must drop the peer's routes itself.
 func TestPeerDownDropsRoutes(t *testing.T) {
+	t.Parallel()
 	port := freePort(t)
 	c := startCollector(t, testConfig(port, false), false)
 	a := startSpeaker(t, "127.0.1.12", 65010, port, 65000, false)
@@ -81,6 +83,7 @@ func TestPeerDownDropsRoutes(t *testing.T) {
 // alone. The control case proves the check can fail: without both, GoBGP does
 // re-advertise node A's routes to node B.
 func TestNeverAdvertises(t *testing.T) {
+	t.Parallel()
 	static := func(c *Config) {
 		c.Dynamic = nil
 		c.Neighbors = []Neighbor{{Address: netip.MustParseAddr("127.0.1.21"), PeerSettings: PeerSettings{ASN: 65010}},
@@ -111,6 +114,7 @@ func TestNeverAdvertises(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // a collector of its own on its own port
 			port := freePort(t)
 			cfg := testConfig(port, tc.gr)
 			if tc.mutate != nil {
@@ -162,6 +166,7 @@ func globalDestinations(c *Collector) int {
 // TestUnauthorizedPeersGetNoSession: a speaker outside every configured range,
 // or with another ASN than its range requires, never gets a session.
 func TestUnauthorizedPeersGetNoSession(t *testing.T) {
+	t.Parallel()
 	port := freePort(t)
 	cfg := testConfig(port, false)
 	cfg.Dynamic[0].ASN = 65010
@@ -186,6 +191,7 @@ func TestUnauthorizedPeersGetNoSession(t *testing.T) {
 // (a GoBGP speaker may send one family's before the other family's paths);
 // when the families are not known, at its first End-of-RIB.
 func TestWarmedUpWaitsForEveryFamily(t *testing.T) {
+	t.Parallel()
 	peer := netip.MustParseAddr("127.0.1.31")
 	cfg := testConfig(179, false)
 	cfg.Dynamic = nil

@@ -20,6 +20,7 @@ import (
 // fields GoBGP v4.8.0 logs it with, the peer in the Key its per-peer logger
 // adds) is counted once, and still logged.
 func TestCountErrors(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		msg    string
 		level  slog.Level

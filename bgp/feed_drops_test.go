@@ -15,6 +15,7 @@ import (
 // the Peer Up of a dynamic neighbor gives no local address: they were all
 // treated as withdrawn, silently (an established session with 0 routes).
 func TestDynamicNeighborLoopbackNextHop(t *testing.T) {
+	t.Parallel()
 	port := freePort(t)
 	c := runCollector(t, testConfig(port, false))
 	a := startSpeaker(t, "127.0.1.11", 65010, port, 65000, false)

@@ -22,6 +22,7 @@ import (
 // it either: no IPv6 End-of-RIB is recorded, and IPv6 paths kept stale
 // through a graceful restart stay until the watch brings the real one.
 func TestRouteFeedMixedUpdateEndsNoTable(t *testing.T) {
+	t.Parallel()
 	peer := netip.MustParseAddr("127.0.1.21")
 	const v4, v6 = "10.244.1.0/24", "fd00:10:244:1::/64"
 	for _, tc := range []struct {

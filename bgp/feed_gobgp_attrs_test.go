@@ -15,6 +15,7 @@ import (
 // gives the same communities, large communities and LOCAL_PREF as wire's own
 // decoding, with and without them.
 func TestDecodeLikeGoBGPAttributes(t *testing.T) {
+	t.Parallel()
 	s := &gobgpSession{opts: &gobgp.MarshallingOption{AddPath: map[gobgp.Family]gobgp.BGPAddPathMode{}},
 		families: map[gobgp.Family]gobgp.BGPAddPathMode{gobgp.RF_IPv4_UC: gobgp.BGP_ADD_PATH_NONE}}
 	base := bgptest.Attrs{NextHop: netip.MustParseAddr("10.0.0.11"), ASPath: []uint32{65010}}

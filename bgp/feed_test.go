@@ -2,6 +2,7 @@ package bgp
 
 import (
 	"context"
+	"errors"
 	"net"
 	"strings"
 	"testing"
@@ -10,6 +11,8 @@ import (
 	gbmp "github.com/osrg/gobgp/v4/pkg/packet/bmp"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
+
+	"github.com/routewarden/routewarden/internal/wait"
 )
 
 // TestRouteFeedTakesOnlyGoBGPsClient: the feed's loopback listener refuses a
@@ -17,6 +20,7 @@ import (
 // client, takes the one that does, and then listens no more, so no other
 // local process can feed routes in.
 func TestRouteFeedTakesOnlyGoBGPsClient(t *testing.T) {
+	t.Parallel()
 	c, err := NewCollector(testConfig(freePort(t), false), zerolog.Nop(), prometheus.NewRegistry())
 	if err != nil {
 		t.Fatal(err)
@@ -61,11 +65,7 @@ func TestRouteFeedTakesOnlyGoBGPsClient(t *testing.T) {
 
 	gobgp := dial(f.token)
 	defer gobgp.Close()
-	select {
-	case <-f.ready:
-	case <-time.After(5 * time.Second):
-		t.Fatal("the feed did not take the connection with the token")
-	}
+	wait.Recv(t, "the feed to take the connection with the token", 5*time.Second, f.ready)
 	if conn, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
 		conn.Close()
 		t.Error("the feed still listens after GoBGP's client connected")
@@ -80,6 +80,7 @@ func TestRouteFeedTakesOnlyGoBGPsClient(t *testing.T) {
 // re-send its table without the paths withdrawn meanwhile), so losing it ends
 // Run with an error that says so, and the process restarts clean.
 func TestRouteFeedLossEndsRun(t *testing.T) {
+	t.Parallel()
 	c, err := NewCollector(testConfig(freePort(t), false), zerolog.Nop(), prometheus.NewRegistry())
 	if err != nil {
 		t.Fatal(err)
@@ -88,29 +89,18 @@ func TestRouteFeedLossEndsRun(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- c.Run(ctx) }()
-	var f *routeFeed
-	deadline := time.Now().Add(10 * time.Second)
-	for f == nil && time.Now().Before(deadline) {
+	f := wait.Value(t, "the collector to start its route feed", 10*time.Second, func() (*routeFeed, error) {
 		c.mu.RLock()
-		f = c.feed
-		c.mu.RUnlock()
-		time.Sleep(10 * time.Millisecond)
-	}
-	if f == nil {
-		t.Fatal("the collector did not start its route feed")
-	}
-	select {
-	case <-f.ready:
-	case <-time.After(10 * time.Second):
-		t.Fatal("GoBGP's client did not connect to the feed")
-	}
-	f.conn.Close()
-	select {
-	case err := <-done:
-		if err == nil || !strings.Contains(err.Error(), "route feed ended") {
-			t.Errorf("Run ended with %v, want the feed's end", err)
+		defer c.mu.RUnlock()
+		if c.feed == nil {
+			return nil, errors.New("no route feed")
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Run goes on without its route feed")
+		return c.feed, nil
+	})
+	wait.Recv(t, "GoBGP's client to connect to the feed", 10*time.Second, f.ready)
+	f.conn.Close()
+	if err := wait.Recv(t, "Run to end without its route feed", 10*time.Second, done); err == nil ||
+		!strings.Contains(err.Error(), "route feed ended") {
+		t.Errorf("Run ended with %v, want the feed's end", err)
 	}
 }

@@ -72,6 +72,7 @@ func interopWait(t testing.TB, what string, cond func() error) {
 // collector, its iBGP neighbor. Attribution by next hop must give the same
 // findings both ways.
 func TestInteropToR(t *testing.T) {
+	t.Parallel()
 	cluster := interopCluster()
 	want := announced(interopNodes)
 
@@ -82,7 +83,7 @@ func TestInteropToR(t *testing.T) {
 		startNodes(t, interopNodes, netip.MustParseAddr("127.0.0.1"), port)
 		waitHeld(t, c, want, func() error { return nil })
 		rs, _ := c.Store().Routes()
-		direct = sortedCopy(findingKeys(validator.Validate(cluster, rs, validator.Options{}).Findings))
+		direct = sortedCopy(findingKeys(validator.Validate(cluster, rs, validator.PolicyView{}, validator.Options{}).Findings))
 		if w := sortedCopy(interopWant); !slices.Equal(direct, w) {
 			t.Fatalf("direct peering findings\n got: %q\nwant: %q", direct, w)
 		}
@@ -100,6 +101,7 @@ func TestInteropToR(t *testing.T) {
 		{"bird", "127.0.2.2", startBIRD},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // its own ToR address, collector and ports; after direct
 			torAddr := netip.MustParseAddr(tc.addr)
 			cport := freePort(t)
 			cfg := Config{ASN: interopASN, RouterID: netip.MustParseAddr("192.0.2.1"),
@@ -131,7 +133,7 @@ func TestInteropToR(t *testing.T) {
 				t.Errorf("10.244.3.0/24 has paths with IDs %v: ADD-PATH was not used", ids)
 			}
 			// Sorted: the canonical order breaks ties by peer address.
-			got := sortedCopy(findingKeys(validator.Validate(cluster, rs, validator.Options{}).Findings))
+			got := sortedCopy(findingKeys(validator.Validate(cluster, rs, validator.PolicyView{}, validator.Options{}).Findings))
 			if !slices.Equal(got, direct) {
 				t.Errorf("findings through %s differ from direct peering\n got: %q\nwant: %q", tc.name, got, direct)
 			}

@@ -17,6 +17,7 @@ import (
 // TestStaticNeighborWithMD5: a static neighbor with a TCP MD5 password gets a
 // session; a speaker with the wrong password never does.
 func TestStaticNeighborWithMD5(t *testing.T) {
+	t.Parallel()
 	if err := probeTCPMD5(); err != nil {
 		t.Skipf("cannot test TCP MD5 here: %v (TestMD5WithoutKernelSupportIsAClearError covers this kernel)", err)
 	}
@@ -45,6 +46,7 @@ func TestStaticNeighborWithMD5(t *testing.T) {
 
 // TestMaxPrefix: a peer announcing past its limit is cut off and its routes dropped.
 func TestMaxPrefix(t *testing.T) {
+	t.Parallel()
 	port := freePort(t)
 	cfg := testConfig(port, false)
 	cfg.Dynamic[0].MaxPrefixes = 3
@@ -67,6 +69,7 @@ func TestMaxPrefix(t *testing.T) {
 // TestMD5WithoutKernelSupportIsAClearError: on a kernel without TCP_MD5SIG a
 // configured password is refused at startup instead of a session that never comes up.
 func TestMD5WithoutKernelSupportIsAClearError(t *testing.T) {
+	t.Parallel()
 	if probeTCPMD5() == nil {
 		t.Skip("this kernel supports TCP MD5 (TestStaticNeighborWithMD5 runs)")
 	}
@@ -79,6 +82,7 @@ func TestMD5WithoutKernelSupportIsAClearError(t *testing.T) {
 }
 
 func TestStaticNeighborNoPassword(t *testing.T) {
+	t.Parallel()
 	port := freePort(t)
 	cfg := testConfig(port, false)
 	cfg.Dynamic = nil

@@ -13,6 +13,7 @@ import (
 // received with the node's session address as next hop, as the interop harness (interop/cilium)
 // saw from Cilium's own control plane.
 func TestNextHopSelfAsCilium(t *testing.T) {
+	t.Parallel()
 	port := freePort(t)
 	c := startCollector(t, testConfig(port, false), false)
 	s := startSpeaker(t, "127.0.1.51", 65010, port, 65000, false)

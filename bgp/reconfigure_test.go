@@ -16,6 +16,7 @@ import (
 // TestReconfigureKeepsUnaffectedSessions: adding a neighbor and a range leaves
 // an established session alone; a change that needs a restart is refused.
 func TestReconfigureKeepsUnaffectedSessions(t *testing.T) {
+	t.Parallel()
 	c, cfg, port := startWithRoute(t)
 	since := peerInfo(c, "127.0.1.51").Since
 
@@ -67,6 +68,7 @@ func peerInfo(c *Collector, addr string) rib.PeerInfo {
 // loses its session, and its routes leave the Store with it (GoBGP deletes a
 // neighbor without a Peer Down, so the collector drops them itself).
 func TestReconfigureRemovesNeighbor(t *testing.T) {
+	t.Parallel()
 	port := freePort(t)
 	cfg := testConfig(port, false)
 	cfg.Neighbors = []Neighbor{{Address: netip.MustParseAddr("127.0.2.54"), PeerSettings: PeerSettings{ASN: 65020}}}
@@ -90,6 +92,7 @@ func TestReconfigureRemovesNeighbor(t *testing.T) {
 // good). Neither brings it back; a configured range's member still shows.
 // The collector's config has the range 127.0.1.0/24 and no static neighbor.
 func TestRemovedPeerLateMessages(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, addr, group string
 		peerUp            bool
@@ -130,6 +133,7 @@ func TestRemovedPeerLateMessages(t *testing.T) {
 // nodes again unmarks them. A direct session's paths carry the collector's
 // address on the session (Peer Up's Local Address).
 func TestReconfigureRole(t *testing.T) {
+	t.Parallel()
 	c, cfg, _ := startWithRoute(t)
 	eventually(t, "A's route with the session's local address", func() bool {
 		return routesOf(c.Store(), "127.0.1.51")["10.244.51.0/24"].Local == netip.MustParseAddr("127.0.0.1")
@@ -158,6 +162,7 @@ func TestReconfigureRole(t *testing.T) {
 // their routes and entries leave the Store. Added back, even over a peer
 // group a failed removal left in GoBGP, it takes its peer again.
 func TestReconfigureRemovesRange(t *testing.T) {
+	t.Parallel()
 	c, cfg, _ := startWithRoute(t)
 	next := cfg
 	next.Dynamic = []DynamicRange{{Prefix: netip.MustParsePrefix("127.0.3.0/24")}}

@@ -107,6 +107,7 @@ func crashUpdate(withdrawn, attrs []byte, p byte) []byte {
 // the collector lives, the other sessions and their routes are untouched, and
 // the outcome is the one asserted and counted.
 func TestNoMessageKillsTheCollector(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(freePort(t), false)
 	for i := range crashCases {
 		for _, n := range []int{2 * i, 2*i + 1} {

@@ -139,7 +139,12 @@ func TestPeerFlaps(t *testing.T) {
 	if testing.Short() {
 		t.Skip("1000 session flaps")
 	}
+	// Not parallel: another test's goroutines would count as leaks, and its
+	// allocations would show in the heap.
 	ignore := goleak.IgnoreCurrent()
+	// GoBGP's queues left behind before this test (by a test before it, or
+	// by this one in an earlier -count round) are not its sessions'.
+	queuesBefore := outgoingQueues()
 	cfg := testConfig(freePort(t), true)
 	cfg.GraceWindow = 2 * time.Second
 	r := runCollector(t, cfg)
@@ -158,7 +163,7 @@ func TestPeerFlaps(t *testing.T) {
 	// as often as they can meanwhile (at least twice).
 	total := flapCount(t)
 	per := total / 4
-	var plain, gr, speaker atomic.Int64
+	var plain, gr, gobgpFlaps atomic.Int64
 	var bulkDone atomic.Bool
 	var baseline uint64
 	var baseOnce sync.Once
@@ -191,7 +196,7 @@ func TestPeerFlaps(t *testing.T) {
 		}()
 	}
 	wg.Add(1)
-	go run(&speaker, meanwhile, func(k int) error { _, err := speakerFlap(r, speakerNode, k%10, false); return err })
+	go run(&gobgpFlaps, meanwhile, func(k int) error { _, err := speakerFlap(r, speakerNode, k%10, false); return err })
 	bulk.Wait()
 	elapsed := time.Since(start)
 	bulkDone.Store(true)
@@ -201,25 +206,32 @@ func TestPeerFlaps(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var conns []*bgptest.Conn
-	for _, p := range peers {
-		conn, err := flap(r, p, 0, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		conns = append(conns, conn)
+	// Every peer's last session, all at once: a graceful-restart peer waits
+	// up to 5s to be taken back, and the GoBGP speaker 1.5-2s to connect.
+	conns := make([]*bgptest.Conn, len(peers))
+	var last *speaker.Speaker
+	lastErrs := make([]error, len(peers)+1)
+	var ups sync.WaitGroup
+	for i, p := range peers {
+		ups.Go(func() { conns[i], lastErrs[i] = flap(r, p, 0, true) })
 	}
-	last, err := speakerFlap(r, speakerNode, 0, true)
+	ups.Go(func() { last, lastErrs[len(peers)] = speakerFlap(r, speakerNode, 0, true) })
+	ups.Wait()
 	if last != nil {
 		t.Cleanup(last.Stop)
 	}
-	if err != nil {
-		t.Fatal(err)
+	for i, err := range lastErrs {
+		if err != nil {
+			if i < len(peers) && conns[i] != nil {
+				conns[i].Close()
+			}
+			t.Fatal(err)
+		}
 	}
 	final := heapInuse()
 	t.Logf("%d flaps: %d of 4 plain raw peers in %s, %d of 2 graceful-restart peers, %d of a GoBGP speaker; "+
-		"heap in use %s after the first flaps, %s at the end", plain.Load()+gr.Load()+speaker.Load(), plain.Load(),
-		elapsed.Round(time.Millisecond), gr.Load(), speaker.Load(), mib(baseline), mib(final))
+		"heap in use %s after the first flaps, %s at the end", plain.Load()+gr.Load()+gobgpFlaps.Load(), plain.Load(),
+		elapsed.Round(time.Millisecond), gr.Load(), gobgpFlaps.Load(), mib(baseline), mib(final))
 	writeHeapProfile(t, "flaps-heap.pprof")
 
 	routes, _ := r.Store().Routes()
@@ -227,7 +239,7 @@ func TestPeerFlaps(t *testing.T) {
 	for _, p := range peers {
 		nodes = append(nodes, p.node)
 	}
-	res := validator.Validate(ptr(clusterOf(nodes...)), routes, validator.Options{Now: time.Now()})
+	res := validator.Validate(ptr(clusterOf(nodes...)), routes, validator.PolicyView{}, validator.Options{Now: time.Now()})
 	if len(res.Findings) != 0 || len(routes) != len(nodes) {
 		t.Errorf("left behind: %d routes, findings %+v", len(routes), res.Findings)
 	}
@@ -243,16 +255,11 @@ func TestPeerFlaps(t *testing.T) {
 	// keeps its goroutine, and what was queued, when the session ended with
 	// messages still in it. v4 drains it without waiting (cleanInfiniteChannel,
 	// since a30d59b8; v3 waited). At most one a flap (RELIABILITY.md).
-	flaps := plain.Load() + gr.Load() + speaker.Load()
-	queues := 0
-	for _, g := range goroutines() {
-		if strings.Contains(g, "eapache/channels.(*InfiniteChannel).infiniteBuffer") {
-			queues++
-		}
-	}
+	flaps := plain.Load() + gr.Load() + gobgpFlaps.Load()
+	queues := outgoingQueues() - queuesBefore
 	// Each flap ends a session, on both sides of the GoBGP speaker's, and so
 	// does the stop (every peer's last session, the speaker's on both sides).
-	sessions := int(flaps+speaker.Load()) + len(peers) + 2
+	sessions := int(flaps+gobgpFlaps.Load()) + len(peers) + 2
 	t.Logf("GoBGP v4 left %d outgoing queues of %d sessions behind", queues, sessions)
 	if queues > sessions {
 		t.Errorf("%d outgoing queues left behind, more than one a session (%d)", queues, sessions)
@@ -300,6 +307,18 @@ func speakerFlap(r *running, n testNode, session int, last bool) (*speaker.Speak
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// outgoingQueues counts the goroutines of GoBGP's outgoing queues (eapache
+// InfiniteChannel) alive now.
+func outgoingQueues() int {
+	n := 0
+	for _, g := range goroutines() {
+		if strings.Contains(g, "eapache/channels.(*InfiniteChannel).infiniteBuffer") {
+			n++
+		}
+	}
+	return n
+}
 
 // goroutines returns the stack of every goroutine.
 func goroutines() []string {

@@ -55,6 +55,7 @@ var malformedCases = []struct {
 // a warning in its log and routewarden_bgp_update_errors_total or
 // routewarden_bgp_notifications_total.
 func TestMalformedUpdates(t *testing.T) {
+	t.Parallel()
 	r := runCollector(t, testConfig(freePort(t), false))
 	good := startSpeaker(t, "127.0.1.81", 65010, r.port, 65000, false)
 	good.announce("10.244.81.0/24", "10.0.0.81")

@@ -21,6 +21,7 @@ import (
 // it. The store never holds more of its routes than the limit, the heap does
 // not grow with the cycles, and a good speaker in the same range is untouched.
 func TestMaxPrefixCutOff(t *testing.T) {
+	// Not parallel: another test's allocations would show in its heap.
 	const limit, sent, cycles = 100, 10000, 50
 	cfg := testConfig(freePort(t), false)
 	cfg.Dynamic[0].MaxPrefixes = limit

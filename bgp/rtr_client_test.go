@@ -26,9 +26,10 @@ import (
 // rovCluster is an in-memory inventory for the RTR server: nodes with an AS
 // each (node i: 10.244.i.0/24, AS 6501i) and an announced VIP.
 type rovCluster struct {
-	mu      sync.Mutex
-	nodes   []int
-	version uint64
+	mu       sync.Mutex
+	nodes    []int
+	version  uint64
+	unsynced bool // the inventory has not synced (unavailable): the server has no ROA set yet
 }
 
 func (c *rovCluster) Cluster(time.Time) (*validator.Cluster, uint64, error) {
@@ -49,6 +50,11 @@ func (c *rovCluster) Cluster(time.Time) (*validator.Cluster, uint64, error) {
 }
 
 func (c *rovCluster) InventoryStatus() validator.InventoryStatus {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.unsynced {
+		return validator.InventoryStatus{Reason: "not synced yet"}
+	}
 	return validator.InventoryStatus{Synced: true, Available: true}
 }
 
@@ -57,26 +63,14 @@ func (c *rovCluster) InventoryStatus() validator.InventoryStatus {
 // cmd/routewarden's TestRTRToR; a deleted node's CIDR turns Invalid
 // through the Serial Notify.
 func TestGoBGPAsRTRClient(t *testing.T) {
+	t.Parallel()
 	inv := &rovCluster{nodes: []int{1, 2, 3}, version: 1}
-	rs, err := rtr.New(rtr.Config{Listen: "127.0.0.1:0", MaxDropShare: 1, Refresh: time.Hour, Retry: 10 * time.Minute,
-		Expire: 2 * time.Hour, Poll: 20 * time.Millisecond}, inv, zerolog.Nop(), prometheus.NewRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := rs.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- rs.Run(ctx) }()
-	t.Cleanup(func() { cancel(); _ = <-done }) // ends with the context's error
-
-	s := server.NewBgpServer(gobgplog.Option(zerolog.Nop(), nil))
-	go s.Serve()
-	t.Cleanup(s.Stop)
-	if err := s.StartBgp(ctx, &api.StartBgpRequest{Global: &api.Global{Asn: 65000, RouterId: "127.0.0.2", ListenPort: -1}}); err != nil {
-		t.Fatal(err)
-	}
+	rs, s := startRTRAndGoBGP(t, inv)
+	ctx := context.Background()
+	// GoBGP connects once the server has its first ROA set, as before this
+	// test ran beside others: a client that connected earlier got No Data,
+	// and GoBGP v4.8.0 then had no ROAs a minute later (seen once).
+	wait.True(t, "the RTR server's first ROA set", 30*time.Second, func() bool { return rs.Status().Ready })
 	host, port, _ := net.SplitHostPort(rs.Addr())
 	p, _ := strconv.Atoi(port)
 	if err := s.AddRpki(ctx, &api.AddRpkiRequest{Address: host, Port: uint32(p), Lifetime: 3600}); err != nil {
@@ -134,6 +128,32 @@ func TestGoBGPAsRTRClient(t *testing.T) {
 	inv.mu.Unlock()
 	check("node3's CIDR Invalid after the Serial Notify",
 		map[string]api.ValidationState{"10.244.3.0/24 AS65013": api.ValidationState_VALIDATION_STATE_INVALID})
+}
+
+// startRTRAndGoBGP starts routewarden's RTR server over inv and a GoBGP
+// server (AS 65000) to be its client; both stop when the test ends.
+func startRTRAndGoBGP(t *testing.T, inv *rovCluster) (*rtr.Server, *server.BgpServer) {
+	t.Helper()
+	rs, err := rtr.New(rtr.Config{Listen: "127.0.0.1:0", MaxDropShare: 1, Refresh: time.Hour, Retry: 10 * time.Minute,
+		Expire: 2 * time.Hour, Poll: 20 * time.Millisecond}, inv, zerolog.Nop(), prometheus.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rs.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- rs.Run(ctx) }()
+	t.Cleanup(func() { cancel(); _ = <-done }) // ends with the context's error
+
+	s := server.NewBgpServer(gobgplog.Option(zerolog.Nop(), nil))
+	go s.Serve()
+	t.Cleanup(s.Stop)
+	if err := s.StartBgp(ctx, &api.StartBgpRequest{Global: &api.Global{Asn: 65000, RouterId: "127.0.0.2", ListenPort: -1}}); err != nil {
+		t.Fatal(err)
+	}
+	return rs, s
 }
 
 // originPath is a path for prefix whose AS_PATH is just as.

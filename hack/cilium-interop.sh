@@ -55,5 +55,24 @@ go -C "$mod" vet .
 go -C "$mod" test -c -o "$work/interop.test" .
 export ROUTEWARDEN_BIN=$work/routewarden CILIUMBGP_BINS=$cache/bin
 log "ready after $(($(date +%s) - start_all))s; running the scenarios"
-(cd "$mod" && "$work/interop.test" -test.v -test.count=1 -test.timeout=40m "$@")
+if [[ $# -gt 0 ]]; then
+	(cd "$mod" && "$work/interop.test" -test.v -test.count=1 -test.timeout=40m "$@")
+else
+	# One process per release, side by side: each runs in a ToR namespace of its own (TestMain), with
+	# its own API server, routewarden and agents, so they share nothing but the CPUs; the scenarios
+	# spend most of their time waiting on BGP and the API server. Each line says whose it is.
+	pids=()
+	while read -r version _; do
+		[[ -z $version || $version == \#* ]] && continue
+		(cd "$mod" && set -o pipefail && "$work/interop.test" -test.v -test.count=1 -test.timeout=40m \
+			-test.run "^TestCilium\$/^${version//./\\.}\$" 2>&1 </dev/null | sed -u "s/^/[$version] /") &
+		pids+=($!)
+	done <"$mod/releases.txt"
+	failed=0
+	for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+	if ((failed)); then
+		log "failed after $(($(date +%s) - start_all))s (lines of each release start with [version])"
+		exit 1
+	fi
+fi
 log "done in $(($(date +%s) - start_all))s"

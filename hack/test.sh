@@ -2,7 +2,7 @@
 # routewarden's test command (docs/development.md's, and CI's): installs what the tests
 # need (hack/test-deps.sh: idempotent, cached), checks formatting, vet and that
 # go.mod is tidy (go mod tidy -diff), then
-# runs every test, and last the Cilium interop harness (hack/cilium-interop.sh).
+# runs every test (the quick tier, then the rest), and last the Cilium interop harness (hack/cilium-interop.sh).
 # Extra arguments go to go test (e.g. -run Scenario).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -23,11 +23,11 @@ if ! go mod tidy -diff; then
 fi
 hack/tools/govulncheck.sh # database from the module proxy; fails on a finding not in hack/tools/govulncheck/explained.txt
 hack/tools/golangci-lint.sh # pinned, built from the module proxy; .golangci.yml says which linters and why
-# The quick tier first (units, goldens, in-process BGP: about 2 minutes), so that a plain mistake fails
-# in minutes; then every test. cmd/routewarden's end-to-end tests take 7-8 min on an idle 2-core machine,
-# longer on a busy one: the default 10-minute limit would fail a slow machine, not a broken test.
-go test -short -count=1 "$@" ./...
-go test -count=1 -timeout 40m "$@" ./...
+# The quick tier first (go test -short: units, goldens, in-process BGP; about 2 minutes), so that a plain
+# mistake fails in minutes; then the rest: exactly the tests the quick tier skipped, each once
+# (hack/testtier). The end-to-end tests take minutes on a 2-core machine, longer on a busy one: the default
+# 10-minute limit would fail a slow machine, not a broken test.
+go run ./hack/testtier -timeout 40m "$@" -- ./...
 hack/fuzz.sh
 make bench-quick # the benchmark harness at tiny sizes: fails only if the harness is broken, never on speed
 

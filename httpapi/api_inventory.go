@@ -47,7 +47,7 @@ func (s *Server) snapshot() (*validator.Snapshot, error) {
 	if err != nil || c == nil {
 		return nil, err
 	}
-	return validator.NewSnapshot(c, nil, validator.Options{}), nil
+	return validator.NewSnapshot(c, nil, validator.PolicyView{}, validator.Options{}), nil
 }
 
 // unavailable answers 503 when a filter needs the inventory and it is away.
@@ -181,7 +181,7 @@ func (s *Server) nodes(w http.ResponseWriter, q query) {
 		writeError(w, unavailable(err))
 		return
 	}
-	snap := validator.NewSnapshot(c, nil, validator.Options{})
+	snap := validator.NewSnapshot(c, nil, validator.PolicyView{}, validator.Options{})
 	peersOf := map[string][]string{}
 	for _, p := range s.src.Peers() {
 		if n := snap.NodeAt(p.Address); n != "" {

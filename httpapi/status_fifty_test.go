@@ -53,7 +53,7 @@ func fiftyNodes() (Sources, []monitor.Tracked) {
 			Attributes: &validator.Attributes{NextHop: addr, Peer: addr, PeerASN: 65001}})
 	}
 	var tracked []monitor.Tracked
-	for i, f := range validator.Validate(c, routes, validator.Options{Now: now}).Findings {
+	for i, f := range validator.Validate(c, routes, validator.PolicyView{}, validator.Options{Now: now}).Findings {
 		first := now.Add(-time.Duration(10+i) * time.Minute)
 		tracked = append(tracked, monitor.Tracked{Finding: f, FirstSeen: first, Firing: true,
 			FiringSince: first.Add(time.Minute)})
@@ -69,7 +69,7 @@ func fiftyNodes() (Sources, []monitor.Tracked) {
 	return Sources{
 		State: func() monitor.State {
 			return monitor.State{At: now.Add(-time.Second), Findings: tracked,
-				Summary:   validator.Validate(c, routes, validator.Options{Now: now}).Summary,
+				Summary:   validator.Validate(c, routes, validator.PolicyView{}, validator.Options{Now: now}).Summary,
 				Inventory: validator.InventoryStatus{Synced: true, Available: true}}
 		},
 		Routes:      func() []validator.Route { return routes },

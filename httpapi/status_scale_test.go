@@ -36,7 +36,7 @@ func scaleNodes(n int, missing func(i int) bool) Sources {
 				Attributes: &validator.Attributes{NextHop: addr, Peer: addr, PeerASN: 65001}})
 		}
 	}
-	res := validator.Validate(c, routes, validator.Options{Now: now})
+	res := validator.Validate(c, routes, validator.PolicyView{}, validator.Options{Now: now})
 	var tracked []monitor.Tracked
 	for _, f := range res.Findings {
 		tracked = append(tracked, monitor.Tracked{Finding: f, FirstSeen: now, Firing: true, FiringSince: now})

@@ -27,7 +27,7 @@ type scenario struct {
 func (sc *scenario) sources() Sources {
 	return Sources{
 		State: func() monitor.State {
-			sum := validator.Validate(sc.cluster, sc.routes, validator.Options{Now: sc.now}).Summary
+			sum := validator.Validate(sc.cluster, sc.routes, validator.PolicyView{}, validator.Options{Now: sc.now}).Summary
 			return monitor.State{At: sc.now.Add(-2 * time.Second), Findings: sc.findings, Summary: sum,
 				Inventory: validator.InventoryStatus{Synced: true, Available: true}}
 		},
@@ -141,7 +141,7 @@ func everyRule(t *testing.T) *scenario {
 	}
 
 	first, count := map[validator.RuleID]validator.Finding{}, map[validator.RuleID]int{}
-	for _, f := range validator.Validate(sc.cluster, sc.routes, validator.Options{Now: now}).Findings {
+	for _, f := range validator.Validate(sc.cluster, sc.routes, validator.PolicyView{}, validator.Options{Now: now}).Findings {
 		if count[f.Rule]++; count[f.Rule] == 1 {
 			first[f.Rule] = f
 		}

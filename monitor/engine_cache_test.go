@@ -11,8 +11,9 @@ import (
 )
 
 // TestEngineCacheMatchesValidate runs the loop's validation through the
-// engine cache over a sequence of route, cluster, tombstone, option and time
-// changes and compares each result with a full validator.Validate.
+// engine cache over a sequence of route, cluster, tombstone, option, time
+// and policy-view changes and compares each result with a full
+// validator.Validate.
 func TestEngineCacheMatchesValidate(t *testing.T) {
 	_, cl := world()
 	c := cl.c
@@ -23,13 +24,17 @@ func TestEngineCacheMatchesValidate(t *testing.T) {
 		Attributes: &validator.Attributes{NextHop: netip.MustParseAddr("10.0.0.13")}}
 	withTombstone := *c
 	withTombstone.Deleted = []validator.DeletedNode{gone}
+	// The ToR's policy drops node2's CIDR, which it received from node2.
+	dropped := validator.PolicyView{Drops: []validator.PolicyDrop{{Router: "127.0.0.1", Route: healthy()[1]}}}
 	steps := []struct {
-		name    string
-		cluster *validator.Cluster
-		version uint64
-		routes  []validator.Route
-		opts    validator.Options
-		after   time.Duration
+		name          string
+		cluster       *validator.Cluster
+		version       uint64
+		routes        []validator.Route
+		opts          validator.Options
+		after         time.Duration
+		policy        validator.PolicyView
+		policyVersion uint64
 	}{
 		{name: "healthy", cluster: c, routes: healthy()},
 		{name: "a route withdrawn", cluster: c, routes: withdrawn()},
@@ -43,16 +48,25 @@ func TestEngineCacheMatchesValidate(t *testing.T) {
 			opts: validator.Options{Rules: map[validator.RuleID]validator.RuleOptions{
 				validator.RuleMissingRoute: {Disabled: true}}}},
 		{name: "the rule enabled again", cluster: c, version: 1, routes: withdrawn()},
+		{name: "the ToR's policy drops it (new policy version)", cluster: c, version: 1, routes: withdrawn(),
+			policy: dropped, policyVersion: 1},
+		{name: "the same drop (same policy version)", cluster: c, version: 1, routes: withdrawn(),
+			policy: dropped, policyVersion: 1, after: time.Minute},
+		{name: "the drop ends (new policy version)", cluster: c, version: 1, routes: withdrawn(), policyVersion: 2},
 	}
 	var cache engineCache
 	for i, st := range steps {
 		opts := st.opts
 		opts.Now = now.Add(st.after)
 		// Every other step hands its routes over, as the Store's do.
-		got := cache.validate(st.cluster, st.version, slices.Clone(st.routes), opts, i%2 == 1)
-		want := validator.Validate(st.cluster, st.routes, opts)
+		in := judged{cluster: st.cluster, version: st.version, policy: st.policy, policyVersion: st.policyVersion}
+		got := cache.validate(in, slices.Clone(st.routes), opts, i%2 == 1)
+		want := validator.Validate(st.cluster, st.routes, st.policy, opts)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s: engine cache returned\n%+v\nwant\n%+v", st.name, got, want)
+		}
+		if st.policy.Drops != nil && got.Summary.ByRule[string(validator.RuleFilteredAtToR)] != 1 {
+			t.Fatalf("%s: %v, want one filtered-at-tor finding", st.name, got.Summary.ByRule)
 		}
 	}
 }

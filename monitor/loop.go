@@ -172,7 +172,11 @@ func (l *Loop) runOnce() time.Duration {
 		l.mu.RUnlock()
 		opts.Now = now
 		start := time.Now()
-		res := l.validate(cluster, version, opts)
+		in := judged{cluster: cluster, version: version}
+		if src, ok := l.routes.(PolicySource); ok {
+			in.policy, in.policyVersion = src.Policy()
+		}
+		res := l.validate(in, opts)
 		st.Duration = time.Since(start)
 		st.Summary = res.Summary
 		var slow []validator.Finding
@@ -204,24 +208,24 @@ func (l *Loop) runOnce() time.Duration {
 }
 
 // validate validates the current routes through the engine cache.
-func (l *Loop) validate(cluster *validator.Cluster, version uint64, opts validator.Options) validator.Result {
+func (l *Loop) validate(in judged, opts validator.Options) validator.Result {
 	fresh, ok := l.routes.(FreshRouteSource)
 	if !ok {
 		routes, _ := l.routes.Routes()
-		return l.engines.validate(cluster, version, routes, opts, false)
+		return l.engines.validate(in, routes, opts, false)
 	}
-	if res, ok := l.engines.unchanged(cluster, version, fresh.Version(), opts); ok {
+	if res, ok := l.engines.unchanged(in, fresh.Version(), opts); ok {
 		return res
 	}
 	if src, ok := l.routes.(ChangeSource); ok {
-		if res, ok := l.engines.catchUp(cluster, version, opts, src); ok {
+		if res, ok := l.engines.catchUp(in, opts, src); ok {
 			return res
 		}
 	}
 	var res validator.Result
 	run := func() {
 		routes, rv := fresh.FreshRoutes()
-		res = l.engines.validate(cluster, version, routes, opts, true)
+		res = l.engines.validate(in, routes, opts, true)
 		l.engines.routesVersion, l.engines.routesKnown = rv, true
 	}
 	if n := fresh.Len(); l.opts.DeferGC && n >= deferGCMin {

@@ -76,7 +76,7 @@ func TestLoopCatchesUpFromChanges(t *testing.T) {
 		src.refuse = st.refuse
 		l.runOnce()
 		s := l.State()
-		want := validator.Validate(cluster.c, st.routes, validator.Options{Now: now})
+		want := validator.Validate(cluster.c, st.routes, validator.PolicyView{}, validator.Options{Now: now})
 		if src.copies != st.wantCopies || len(s.Findings) != len(want.Findings) ||
 			!reflect.DeepEqual(s.Summary, want.Summary) {
 			t.Fatalf("step %d (%s): %d copies, %d findings, summary %+v; want %d copies, %d findings, %+v",

@@ -33,6 +33,15 @@ type ChangeSource interface {
 	Changes(since uint64) (changed, gone []validator.Route, version uint64, ok bool)
 }
 
+// PolicySource is a RouteSource that also shows what the ToRs' import policy
+// did with the routes (the BGP store: BMP's pre- and post-policy views):
+// Policy returns it with a version that changes when it does, and only then.
+// The loop judges the routes beside it (validator.PolicyView); a route
+// source without it shows none.
+type PolicySource interface {
+	Policy() (validator.PolicyView, uint64)
+}
+
 // ClusterSource is where the cluster's truth comes from (the informers).
 type ClusterSource interface {
 	Cluster(now time.Time) (*validator.Cluster, uint64, error)

@@ -52,8 +52,11 @@ func (c *cache) publish(roas []roa.ROA) bool {
 	if c.ready && len(withdrawn) == 0 && len(announced) == 0 {
 		return false
 	}
+	// Every set gets a serial of its own, the first one too: a router that
+	// asked before it was known (No Data) holds serial 0 and, as GoBGP
+	// does, asks again only on a Serial Notify of a serial it does not hold.
+	c.serial++
 	if c.ready {
-		c.serial++
 		c.deltas = append(c.deltas, delta{serial: c.serial, withdrawn: withdrawn, announce: announced})
 		c.size += len(withdrawn) + len(announced)
 		// Deltas that add up to more than the set itself are no cheaper than a reset.

@@ -22,7 +22,7 @@ func TestCacheSince(t *testing.T) {
 		base = append(base, r(netip.PrefixFrom(netip.AddrFrom4([4]byte{10, 1, byte(i), 0}), 24).String()))
 	}
 	var ca cache
-	for _, set := range [][]roa.ROA{{a}, {a, b}, {a}, {a, c}, {c}} { // serials 0 to 4
+	for _, set := range [][]roa.ROA{{a}, {a, b}, {a}, {a, c}, {c}} { // serials 1 to 5 (0 is no set yet)
 		ca.publish(append(slices.Clone(set), base...))
 	}
 	if ca.publish(append([]roa.ROA{c}, base...)) {
@@ -33,18 +33,18 @@ func TestCacheSince(t *testing.T) {
 		withdrawn, announce []string
 		ok                  bool
 	}{
-		{4, nil, nil, true},
-		{3, []string{"10.0.1.0/24"}, nil, true},
-		{1, []string{"10.0.1.0/24", "10.0.2.0/24"}, []string{"10.0.3.0/24"}, true},
-		{0, []string{"10.0.1.0/24"}, []string{"10.0.3.0/24"}, true}, // b came and went
+		{5, nil, nil, true},
+		{4, []string{"10.0.1.0/24"}, nil, true},
+		{2, []string{"10.0.1.0/24", "10.0.2.0/24"}, []string{"10.0.3.0/24"}, true},
+		{1, []string{"10.0.1.0/24"}, []string{"10.0.3.0/24"}, true}, // b came and went
 		{9, nil, nil, false},
 	} {
 		w, n, cur, ok := ca.since(ca.session, tc.from)
-		if ok != tc.ok || cur != 4 || !slices.Equal(prefixes(w), tc.withdrawn) || !slices.Equal(prefixes(n), tc.announce) {
+		if ok != tc.ok || cur != 5 || !slices.Equal(prefixes(w), tc.withdrawn) || !slices.Equal(prefixes(n), tc.announce) {
 			t.Errorf("since %d: withdrawn %v announced %v at %d (%v), want %v %v", tc.from, w, n, cur, ok, tc.withdrawn, tc.announce)
 		}
 	}
-	if _, _, _, ok := ca.since(ca.session+1, 3); ok {
+	if _, _, _, ok := ca.since(ca.session+1, 4); ok {
 		t.Error("another session's serial answered incrementally")
 	}
 }

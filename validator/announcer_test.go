@@ -30,7 +30,7 @@ func TestFindingsNameTheirAnnouncer(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := NewSnapshot(tc.c, tc.routes, Options{})
+			s := NewSnapshot(tc.c, tc.routes, PolicyView{}, Options{})
 			seen := map[RuleID]bool{}
 			for _, f := range ValidateSnapshot(s).Findings {
 				seen[f.Rule] = true

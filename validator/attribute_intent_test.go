@@ -92,7 +92,7 @@ func TestAttributeMismatchCommunities(t *testing.T) {
 func checkAttributeFinding(t *testing.T, c *Cluster, route Route, want string) {
 	t.Helper()
 	var fs []Finding
-	attributeMismatch{}.Check(NewSnapshot(c, []Route{route}, Options{}), func(f Finding) { fs = append(fs, f) })
+	attributeMismatch{}.Check(NewSnapshot(c, []Route{route}, PolicyView{}, Options{}), func(f Finding) { fs = append(fs, f) })
 	if want == "" {
 		if len(fs) > 0 {
 			t.Fatalf("findings %+v, want none", fs)

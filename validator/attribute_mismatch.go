@@ -63,7 +63,7 @@ func (rule attributeMismatch) CheckCluster(s *Snapshot, report func(Finding)) {
 	}
 	var out []*seen
 	at := map[string]*seen{}
-	for _, r := range s.Cluster.PrePolicy {
+	for _, r := range s.Policy.PrePolicy {
 		// A node-side dump's path (check --routes beside --tor-routes) has no router.
 		var router []string
 		if a := r.Attrs().Router; a.IsValid() {
@@ -182,9 +182,9 @@ func wrongOrigin(s *Snapshot, r Route, node string) (uint32, []string) {
 
 // The BMP pre-policy view for the rule attribute-mismatch: a ToR that sends
 // a node's paths both pre- and post-policy has the rules judge the
-// post-policy view (Cluster.PolicyDrops compares the two), whose
+// post-policy view (Policy.Drops compares the two), whose
 // communities and local preference may be the ToR's policy's. What the node
-// sent is the pre-policy view (Cluster.PrePolicy): attribute-mismatch
+// sent is the pre-policy view (Policy.PrePolicy): attribute-mismatch
 // judges a path there, and leaves its post-policy copy alone.
 
 // sentKey identifies a monitored peer's path across its views: the
@@ -222,7 +222,7 @@ func (s *Snapshot) indexPrePolicy(pre []Route) map[sentKey]bool {
 }
 
 // judgedPrePolicy reports whether r, attributed to node, is a post-policy
-// path whose pre-policy copy is in Cluster.PrePolicy: attribute-mismatch
+// path whose pre-policy copy is in Policy.PrePolicy: attribute-mismatch
 // judges that one instead.
 func (s *Snapshot) judgedPrePolicy(r Route, node string) bool {
 	a := r.Attrs()

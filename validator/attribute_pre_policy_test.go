@@ -8,7 +8,7 @@ import (
 
 // TestAttributeMismatchPrePolicy: a ToR sending node1's paths pre- and
 // post-policy over BMP. The post-policy path (the rules' view) carries the
-// ToR's community; the pre-policy one (Cluster.PrePolicy), what node1 sent,
+// ToR's community; the pre-policy one (PolicyView.PrePolicy), what node1 sent,
 // is judged for communities and origin AS, once: its post-policy copy is
 // left alone. A post-policy path without a pre-policy copy is judged for its
 // origin AS only, and so is a pre-policy path of the ToR's session to
@@ -83,10 +83,9 @@ func TestAttributeMismatchPrePolicy(t *testing.T) {
 			want: []string{"10.244.1.0/24 node1: origin AS 65099"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cl := *c
-			cl.PrePolicy = tc.pre
+			cl, pv := *c, PolicyView{PrePolicy: tc.pre}
 			var got []string
-			for _, f := range Validate(&cl, tc.post, Options{}).Findings {
+			for _, f := range Validate(&cl, tc.post, pv, Options{}).Findings {
 				if f.Rule == RuleAttributeMismatch {
 					got = append(got, f.Prefix.String()+" "+f.Node+": "+f.Message)
 				}
@@ -100,13 +99,13 @@ func TestAttributeMismatchPrePolicy(t *testing.T) {
 					t.Errorf("finding %q, want %q", got[i], w)
 				}
 			}
-			e := NewEngine(&cl, tc.post, Options{})
-			if want := Validate(&cl, tc.post, Options{}).Findings; !slices.EqualFunc(e.Findings(), want, sameFinding) {
+			e := NewEngine(&cl, tc.post, pv, Options{})
+			if want := Validate(&cl, tc.post, pv, Options{}).Findings; !slices.EqualFunc(e.Findings(), want, sameFinding) {
 				t.Errorf("engine %v, Validate %v", e.Findings(), want)
 			}
 			extra := path("10.244.2.0/24", "10.0.0.12", true, 65099)
 			e.AddRoute(extra)
-			if want := Validate(&cl, append(slices.Clone(tc.post), extra), Options{}).Findings; !slices.EqualFunc(e.Findings(), want, sameFinding) {
+			if want := Validate(&cl, append(slices.Clone(tc.post), extra), pv, Options{}).Findings; !slices.EqualFunc(e.Findings(), want, sameFinding) {
 				t.Errorf("after a route event: engine %v, Validate %v", e.Findings(), want)
 			}
 		})

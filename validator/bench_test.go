@@ -67,7 +67,7 @@ func BenchmarkValidate(b *testing.B) {
 			var findings int
 			cpu := cpuNanos()
 			for b.Loop() {
-				findings = len(Validate(c, rs, Options{}).Findings)
+				findings = len(Validate(c, rs, PolicyView{}, Options{}).Findings)
 			}
 			b.ReportMetric(float64(cpuNanos()-cpu)/float64(b.N), "cpu-ns/op")
 			b.ReportMetric(float64(findings), "findings")
@@ -77,7 +77,7 @@ func BenchmarkValidate(b *testing.B) {
 
 func TestSyntheticClusterFindings(t *testing.T) {
 	c, rs := syntheticCluster(1000, 10_000)
-	res := Validate(c, rs, Options{})
+	res := Validate(c, rs, PolicyView{}, Options{})
 	// 10 neighbours' CIDRs announced (foreign + missing for both), 10 stale (+ missing).
 	if res.Summary.ByRule[string(RuleForeignCIDR)] != 10 || res.Summary.ByRule[string(RuleStaleRoute)] != 10 {
 		t.Errorf("synthetic findings by rule: %v", res.Summary.ByRule)
@@ -96,7 +96,7 @@ func benchEvents(b *testing.B, add bool) {
 	for _, size := range eventSizes {
 		b.Run(fmt.Sprintf("nodes=%d/routes=%d", size.nodes, size.routes), func(b *testing.B) {
 			c, rs := syntheticCluster(size.nodes, size.routes)
-			e := NewEngine(c, rs, Options{})
+			e := NewEngine(c, rs, PolicyView{}, Options{})
 			var sample []Route
 			for i := 0; i < len(rs); i += 97 {
 				sample = append(sample, rs[i])
@@ -151,7 +151,7 @@ func BenchmarkEngineSync(b *testing.B) {
 	for _, size := range eventSizes {
 		b.Run(fmt.Sprintf("nodes=%d/routes=%d", size.nodes, size.routes), func(b *testing.B) {
 			c, rs := syntheticCluster(size.nodes, size.routes)
-			e := NewEngine(c, rs, Options{})
+			e := NewEngine(c, rs, PolicyView{}, Options{})
 			flapped := slices.Clone(rs)
 			flapped[len(rs)/2].Unshare().NextHop = netip.MustParseAddr("198.18.255.1")
 			b.ReportAllocs()
@@ -209,9 +209,9 @@ func BenchmarkValidatePodCIDRs(b *testing.B) {
 			for b.Loop() {
 				var res Result
 				if engine {
-					res = NewEngine(c, rs, Options{}).Result()
+					res = NewEngine(c, rs, PolicyView{}, Options{}).Result()
 				} else {
-					res = Validate(c, rs, Options{})
+					res = Validate(c, rs, PolicyView{}, Options{})
 				}
 				if len(res.Findings) != 0 {
 					b.Fatalf("%d findings on a healthy cluster", len(res.Findings))

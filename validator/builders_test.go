@@ -71,11 +71,11 @@ func routes(specs ...string) []Route {
 }
 
 // got is the compact form rule tests compare: "prefix node owner", "-" for no node.
-func got(t *testing.T, r Rule, c *Cluster, rs []Route, opts Options) []string {
+func got(t *testing.T, r Rule, c *Cluster, rs []Route, pv PolicyView, opts Options) []string {
 	t.Helper()
 	var out []string
 	var fs []Finding
-	r.Check(NewSnapshot(c, rs, opts), func(f Finding) {
+	r.Check(NewSnapshot(c, rs, pv, opts), func(f Finding) {
 		if f.Message == "" || f.Hint == "" {
 			t.Errorf("%s: finding without message or hint: %+v", r.ID(), f)
 		}
@@ -108,6 +108,7 @@ type ruleCase struct {
 	name    string
 	cluster *Cluster
 	routes  []Route
+	policy  PolicyView // what the ToRs showed of their policy, beside the routes
 	opts    Options
 	want    []string
 }
@@ -116,7 +117,7 @@ func runRuleCases(t *testing.T, r Rule, cases []ruleCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if g := got(t, r, tc.cluster, tc.routes, tc.opts); !equalStrings(g, tc.want) {
+			if g := got(t, r, tc.cluster, tc.routes, tc.policy, tc.opts); !equalStrings(g, tc.want) {
 				t.Errorf("%s findings\n got: %q\nwant: %q", r.ID(), g, tc.want)
 			}
 		})

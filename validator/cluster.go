@@ -55,19 +55,6 @@ type Cluster struct {
 	// routewarden's clock, the informer delivered the latest event); zero
 	// when unknown. validator/convergence times route changes from it.
 	ChangedAt time.Time
-	// PolicyDrops are paths a ToR received and its policy dropped (BMP
-	// pre- against post-policy; check: --tor-routes). They are the BGP side's,
-	// not the cluster's: the pipeline adds them to the cluster it validates,
-	// so that the rule filtered-at-tor reads them while every other rule
-	// keeps judging the routes (of a BMP-monitored peer its post-policy view
-	// where the ToR sends one, else its pre-policy view).
-	PolicyDrops []PolicyDrop
-	// PrePolicy are the paths of BMP-monitored peers as the ToR received
-	// them (pre-policy Adj-RIB-In) where it sends their post-policy view too,
-	// which the other rules judge: what the nodes sent. Like PolicyDrops they
-	// are the BGP side's, added by the pipeline; the rule attribute-mismatch
-	// judges them in place of their post-policy paths (attribute_mismatch.go).
-	PrePolicy []Route
 }
 
 // BGPSelects reports whether Cilium's BGP configuration selects node name,

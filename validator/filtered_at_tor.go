@@ -7,7 +7,7 @@ import (
 
 // filteredAtToR fires for a pod CIDR or a Service VIP that Cilium should
 // announce, which a ToR received from the right node and whose policy
-// dropped it (Cluster.PolicyDrops): the session is up, Cilium says it
+// dropped it (Policy.Drops): the session is up, Cilium says it
 // advertised, and the pods are unreachable. A path the policy accepted but
 // changed (next hop, communities) is no drop: the API shows it, nothing fires.
 type filteredAtToR struct{}
@@ -15,7 +15,7 @@ type filteredAtToR struct{}
 func (filteredAtToR) ID() RuleID { return RuleFilteredAtToR }
 
 func (filteredAtToR) Check(s *Snapshot, report func(Finding)) {
-	for _, d := range s.Cluster.PolicyDrops {
+	for _, d := range s.Policy.Drops {
 		r := d.Route
 		a := r.Attrs()
 		if r.Stale {

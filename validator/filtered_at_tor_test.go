@@ -10,24 +10,21 @@ func TestFilteredAtToR(t *testing.T) {
 	pool := []string{"10.244.0.0/16"}
 	web := svcSpec{name: "shop/web", vips: []string{"172.16.100.10"}, endpoints: []string{"node1"}, announced: true}
 	quiet := svcSpec{name: "shop/quiet", vips: []string{"172.16.100.11"}, endpoints: []string{"node1"}}
-	// withDrops is the two-node cluster with the ToR having dropped pre
+	// c is the two-node cluster; dropped is the ToR having dropped pre
 	// (node-side routes, "prefix@nexthop").
-	withDrops := func(pre ...string) *Cluster {
-		c := withServices(cluster(IPAMClusterPool, pool, n1, n2), web, quiet)
-		c.PolicyDrops = PolicyDrops("tor1", routes(pre...), nil)
-		return c
-	}
+	c := withServices(cluster(IPAMClusterPool, pool, n1, n2), web, quiet)
+	dropped := func(pre ...string) PolicyView { return PolicyView{Drops: PolicyDrops("tor1", routes(pre...), nil)} }
 	runRuleCases(t, filteredAtToR{}, []ruleCase{
-		{name: "nothing dropped", cluster: withDrops()},
-		{name: "node2's own pod CIDR dropped", cluster: withDrops("10.244.2.0/24@10.0.0.12"),
+		{name: "nothing dropped", cluster: c, policy: dropped()},
+		{name: "node2's own pod CIDR dropped", cluster: c, policy: dropped("10.244.2.0/24@10.0.0.12"),
 			want: []string{"10.244.2.0/24 node2 node2"}},
 		{name: "another node's CIDR dropped: the ToR did right (foreign-cidr judges it)",
-			cluster: withDrops("10.244.1.0/24@10.0.0.12")},
-		{name: "announced VIP dropped", cluster: withDrops("172.16.100.10/32@10.0.0.11"),
+			cluster: c, policy: dropped("10.244.1.0/24@10.0.0.12")},
+		{name: "announced VIP dropped", cluster: c, policy: dropped("172.16.100.10/32@10.0.0.11"),
 			want: []string{"172.16.100.10/32 node1 node1"}},
-		{name: "VIP Cilium is not told to announce", cluster: withDrops("172.16.100.11/32@10.0.0.11")},
-		{name: "from no node", cluster: withDrops("10.244.2.0/24@10.0.0.99")},
-		{name: "graceful-restart path", cluster: withDrops("10.244.2.0/24@10.0.0.12!")},
+		{name: "VIP Cilium is not told to announce", cluster: c, policy: dropped("172.16.100.11/32@10.0.0.11")},
+		{name: "from no node", cluster: c, policy: dropped("10.244.2.0/24@10.0.0.99")},
+		{name: "graceful-restart path", cluster: c, policy: dropped("10.244.2.0/24@10.0.0.12!")},
 	})
 }
 
@@ -49,8 +46,8 @@ func TestPolicyDrops(t *testing.T) {
 func TestFilteredAtToRMessage(t *testing.T) {
 	since := time.Date(2026, 11, 25, 17, 0, 0, 0, time.UTC)
 	c := cluster(IPAMClusterPool, []string{"10.244.0.0/16"}, n1, n2)
-	c.PolicyDrops = []PolicyDrop{{Router: "192.0.2.1", Route: routes("10.244.2.0/24@10.0.0.12")[0], Since: since}}
-	res := Validate(c, nil, Options{Now: since.Add(3 * time.Minute)})
+	pv := PolicyView{Drops: []PolicyDrop{{Router: "192.0.2.1", Route: routes("10.244.2.0/24@10.0.0.12")[0], Since: since}}}
+	res := Validate(c, nil, pv, Options{Now: since.Add(3 * time.Minute)})
 	var msg string
 	for _, f := range res.Findings {
 		if f.Rule == RuleFilteredAtToR {

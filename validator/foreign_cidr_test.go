@@ -37,7 +37,7 @@ func TestForeignCIDRHintsTheLegacySpeaker(t *testing.T) {
 	a := nodeSpec{name: "node1", ip: "10.0.0.11", cilium: []string{"10.244.1.0/24"}, k8s: []string{"10.244.2.0/24"}}
 	c := cluster(IPAMClusterPool, []string{"10.244.0.0/16"}, a, n2)
 	var hint string
-	foreignCIDR{}.Check(NewSnapshot(c, routes("10.244.2.0/24@10.0.0.11"), Options{}), func(f Finding) { hint = f.Hint })
+	foreignCIDR{}.Check(NewSnapshot(c, routes("10.244.2.0/24@10.0.0.11"), PolicyView{}, Options{}), func(f Finding) { hint = f.Hint })
 	if !strings.Contains(hint, "cilium/cilium#18852") || !strings.Contains(hint, "Node.spec.podCIDRs") {
 		t.Errorf("hint does not explain the legacy speaker: %q", hint)
 	}

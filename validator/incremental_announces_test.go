@@ -11,8 +11,9 @@ import (
 func TestEngineAnnounces(t *testing.T) {
 	c := cluster(IPAMClusterPool, []string{"10.244.0.0/16"}, n1, n2)
 	c.Deleted = []DeletedNode{{Name: "node9", Addresses: []netip.Addr{addr("10.0.0.99")}}}
-	e := NewEngine(c, routes("10.244.1.0/24@10.0.0.11", "10.244.2.0/24@10.0.0.99", "10.244.3.0/24@10.0.0.77"),
+	e := NewEngine(c, routes("10.244.1.0/24@10.0.0.11", "10.244.2.0/24@10.0.0.99", "10.244.3.0/24@10.0.0.77"), PolicyView{},
 		Options{})
+
 	for _, tc := range []struct {
 		prefix, node string
 		want         bool

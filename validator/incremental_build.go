@@ -14,28 +14,28 @@ const rebuildMin = 256
 // NewEngine validates routes against the cluster and keeps the state for
 // route events. It copies routes; a later route with the identity of an
 // earlier one replaces it.
-func NewEngine(c *Cluster, routes []Route, opts Options) *Engine {
-	return NewEngineOwned(c, slices.Clone(routes), opts)
+func NewEngine(c *Cluster, routes []Route, pv PolicyView, opts Options) *Engine {
+	return NewEngineOwned(c, slices.Clone(routes), pv, opts)
 }
 
 // NewEngineOwned is NewEngine for a caller that hands routes over: the engine
 // keeps and modifies the slice instead of copying it (a table of a million
 // routes is some 170 MB), so the caller must not use it afterwards.
-func NewEngineOwned(c *Cluster, routes []Route, opts Options) *Engine {
+func NewEngineOwned(c *Cluster, routes []Route, pv PolicyView, opts Options) *Engine {
 	e := &Engine{}
-	e.build(c, routes, opts)
+	e.build(c, routes, pv, opts)
 	return e
 }
 
 // build (re)initializes the engine over routes, which it owns: duplicates
 // (by identity) are folded in place, the later route winning, as NewEngine
 // promises. Its cost is one full validation.
-func (e *Engine) build(c *Cluster, routes []Route, opts Options) {
+func (e *Engine) build(c *Cluster, routes []Route, pv PolicyView, opts Options) {
 	// A table from the BGP store has no duplicates: fold only when the
 	// snapshot's prefix chains show some.
-	s := NewSnapshot(c, routes, opts)
+	s := NewSnapshot(c, routes, pv, opts)
 	if s.hasDuplicates() {
-		s = NewSnapshot(c, foldDuplicates(routes), opts)
+		s = NewSnapshot(c, foldDuplicates(routes), pv, opts)
 	}
 	*e = Engine{s: s, sink: e.sink[:0]}
 	e.s.enableUpdates()
@@ -87,7 +87,7 @@ func (e *Engine) rebuild(routes []Route, owned bool) Change {
 	if !owned {
 		routes = slices.Clone(routes)
 	}
-	e.build(e.s.Cluster, routes, e.s.Options)
+	e.build(e.s.Cluster, routes, e.s.Policy, e.s.Options)
 	var ch Change
 	ch.diff(old, e.Findings())
 	return ch

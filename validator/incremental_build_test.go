@@ -35,7 +35,7 @@ func TestEngineSyncRebuild(t *testing.T) {
 		{"everything withdrawn", nil, true},
 	}
 	for _, owned := range []bool{false, true} {
-		e := NewEngine(c, nil, Options{})
+		e := NewEngine(c, nil, PolicyView{}, Options{})
 		fs := e.Findings()
 		for _, st := range steps {
 			label := fmt.Sprintf("owned %v: %s", owned, st.name)
@@ -50,18 +50,18 @@ func TestEngineSyncRebuild(t *testing.T) {
 			} else {
 				ch = e.Sync(st.routes)
 			}
-			want := NewEngine(c, st.routes, Options{})
+			want := NewEngine(c, st.routes, PolicyView{}, Options{})
 			if !sameRouteSet(e.Routes(), want.Routes()) {
 				t.Fatalf("%s: the engine holds %d routes, want %d", label, len(e.Routes()), len(want.Routes()))
 			}
-			sameResult(t, label, e.Result(), Validate(c, e.Routes(), Options{}))
+			sameResult(t, label, e.Result(), Validate(c, e.Routes(), PolicyView{}, Options{}))
 			sameResult(t, label+" (against a new engine)", e.Result(), want.Result())
 			if fs = applyChange(t, fs, ch); !slices.Equal(fs, e.Findings()) {
 				t.Fatalf("%s: the changes do not add up to the findings", label)
 			}
 			// A small event after a rebuild is still applied incrementally and right.
 			ch = e.WithdrawRoute(rs[3])
-			sameResult(t, label+", then a withdrawal", e.Result(), Validate(c, e.Routes(), Options{}))
+			sameResult(t, label+", then a withdrawal", e.Result(), Validate(c, e.Routes(), PolicyView{}, Options{}))
 			if fs = applyChange(t, fs, ch); !slices.Equal(fs, e.Findings()) {
 				t.Fatalf("%s, then a withdrawal: the changes do not add up to the findings", label)
 			}
@@ -79,8 +79,8 @@ func TestNewEngineOwnedFoldsDuplicates(t *testing.T) {
 			c, rs := syntheticCluster(size.nodes, size.routes)
 			in := append(slices.Clone(rs), rs[5], rs[9])
 			in[len(in)-1].Unshare().NextHop = netip.MustParseAddr("198.18.3.3")
-			want := NewEngine(c, in, Options{})
-			got := NewEngineOwned(c, slices.Clone(in), Options{})
+			want := NewEngine(c, in, PolicyView{}, Options{})
+			got := NewEngineOwned(c, slices.Clone(in), PolicyView{}, Options{})
 			if !slices.EqualFunc(got.Routes(), want.Routes(), func(a, b Route) bool { return sameRoute(&a, &b) }) {
 				t.Fatalf("owned engine holds %d routes, NewEngine %d, or in another order", len(got.Routes()),
 					len(want.Routes()))
@@ -89,7 +89,7 @@ func TestNewEngineOwnedFoldsDuplicates(t *testing.T) {
 				t.Fatalf("holds %d routes (want %d), route 9 via %s (want the later 198.18.3.3)", n, len(rs), r.NextHop)
 			}
 			sameResult(t, "owned", got.Result(), want.Result())
-			sameResult(t, "validate", got.Result(), Validate(c, got.Routes(), Options{}))
+			sameResult(t, "validate", got.Result(), Validate(c, got.Routes(), PolicyView{}, Options{}))
 		})
 	}
 }

@@ -73,21 +73,30 @@ func applyChange(t *testing.T, fs []Finding, ch Change) []Finding {
 // TestEngineMatchesValidate applies random route events to an Engine built
 // from random clusters and compares it after every event with a full Validate
 // of the same routes, for every registered rule (the VIP rules included), and
-// checks that the returned Changes add up to the findings.
-func TestEngineMatchesValidate(t *testing.T) {
-	seeds := uint64(400)
+// checks that the returned Changes add up to the findings: seeds 0-59 here,
+// 60-399 in TestEngineMatchesValidateMoreSeeds, which the quick tier skips.
+func TestEngineMatchesValidate(t *testing.T) { engineMatchesValidate(t, 0, 60) }
+
+// TestEngineMatchesValidateMoreSeeds is TestEngineMatchesValidate's seeds
+// 60-399 (one test of 400 seeds before the quick tier, which runs 60).
+func TestEngineMatchesValidateMoreSeeds(t *testing.T) {
 	if testing.Short() {
-		seeds = 60
+		t.Skip("-short: seeds 60-399 (TestEngineMatchesValidate runs 0-59)")
 	}
-	for seed := range seeds {
+	engineMatchesValidate(t, 60, 400)
+}
+
+// engineMatchesValidate is TestEngineMatchesValidate over seeds [from, to).
+func engineMatchesValidate(t *testing.T, from, to uint64) {
+	for seed := from; seed < to; seed++ {
 		c, rs, opts := randomInputs(seed)
 		rnd := rand.New(rand.NewPCG(seed, 99))
 		addRandomServices(c, rnd)
 		if len(rs) == 0 {
 			rs = []Route{{Prefix: pfx("10.0.0.0/24"), Attributes: &Attributes{NextHop: addr("192.168.0.1")}}}
 		}
-		e := NewEngine(c, rs[:len(rs)/2], opts)
-		sameResult(t, fmt.Sprintf("seed %d: new engine", seed), e.Result(), Validate(c, e.Routes(), opts))
+		e := NewEngine(c, rs[:len(rs)/2], PolicyView{}, opts)
+		sameResult(t, fmt.Sprintf("seed %d: new engine", seed), e.Result(), Validate(c, e.Routes(), PolicyView{}, opts))
 		fs := e.Findings()
 		for step := range 40 {
 			var ch Change
@@ -105,7 +114,7 @@ func TestEngineMatchesValidate(t *testing.T) {
 					next = append(next, randomRoute(rnd, rs))
 				}
 				ch = e.Sync(next)
-				if want := NewEngine(c, next, opts).Routes(); !sameRouteSet(e.Routes(), want) {
+				if want := NewEngine(c, next, PolicyView{}, opts).Routes(); !sameRouteSet(e.Routes(), want) {
 					t.Fatalf("seed %d step %d: after Sync the engine holds %v, want %v", seed, step, e.Routes(), want)
 				}
 			} else if held := e.Routes(); len(held) > 0 && rnd.IntN(5) < 2 {
@@ -115,7 +124,7 @@ func TestEngineMatchesValidate(t *testing.T) {
 				ch = e.AddRoute(randomRoute(rnd, rs))
 			}
 			label := fmt.Sprintf("seed %d step %d (%s)", seed, step, what)
-			sameResult(t, label, e.Result(), Validate(c, e.Routes(), opts))
+			sameResult(t, label, e.Result(), Validate(c, e.Routes(), PolicyView{}, opts))
 			fs = applyChange(t, fs, ch)
 			if !slices.Equal(fs, e.Findings()) {
 				t.Fatalf("%s: the changes do not add up to the findings", label)
@@ -126,7 +135,7 @@ func TestEngineMatchesValidate(t *testing.T) {
 
 func TestEngineWithdrawUnknownRouteChangesNothing(t *testing.T) {
 	c, rs := syntheticCluster(50, 200)
-	e := NewEngine(c, rs, Options{})
+	e := NewEngine(c, rs, PolicyView{}, Options{})
 	before := e.Result()
 	if ch := e.WithdrawRoute(Route{Prefix: pfx("192.0.2.0/24")}); !ch.Empty() {
 		t.Errorf("withdrawing an unknown route changed %+v", ch)
@@ -137,10 +146,10 @@ func TestEngineWithdrawUnknownRouteChangesNothing(t *testing.T) {
 func TestEngineSetNowRenewsTombstoneAges(t *testing.T) {
 	for seed := range uint64(200) {
 		c, rs, opts := randomInputs(seed)
-		e := NewEngine(c, rs, opts)
+		e := NewEngine(c, rs, PolicyView{}, opts)
 		opts.Now = opts.Now.Add(90 * 60e9)
 		e.SetNow(opts.Now)
-		sameResult(t, fmt.Sprintf("seed %d", seed), e.Result(), Validate(c, e.Routes(), opts))
+		sameResult(t, fmt.Sprintf("seed %d", seed), e.Result(), Validate(c, e.Routes(), PolicyView{}, opts))
 	}
 }
 
@@ -172,17 +181,17 @@ func TestEngineMatchesValidateOnSyntheticCluster(t *testing.T) {
 		if services {
 			withSyntheticServices(c, rs)
 		}
-		e := NewEngine(c, rs, Options{})
+		e := NewEngine(c, rs, PolicyView{}, Options{})
 		if len(e.Routes()) != len(rs) {
 			t.Fatalf("the engine holds %d routes of %d: identities repeat", len(e.Routes()), len(rs))
 		}
-		sameResult(t, "synthetic", e.Result(), Validate(c, rs, Options{}))
+		sameResult(t, "synthetic", e.Result(), Validate(c, rs, PolicyView{}, Options{}))
 		for i := 0; i < len(rs); i += 101 {
 			e.WithdrawRoute(rs[i])
 		}
 		for i := 0; i < len(rs); i += 202 {
 			e.AddRoute(rs[i])
 		}
-		sameResult(t, "after events", e.Result(), Validate(c, e.Routes(), Options{}))
+		sameResult(t, "after events", e.Result(), Validate(c, e.Routes(), PolicyView{}, Options{}))
 	}
 }

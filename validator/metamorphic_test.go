@@ -34,7 +34,7 @@ func TestMetamorphicLessInputNoMoreFindings(t *testing.T) {
 		addRandomServices(c, rnd)
 		addRandomIntent(c, rs, rnd)
 		opts.NetworkRanges = pfxs("10.0.3.0/24", "8.8.0.0/16")[:rnd.IntN(3)]
-		before := keys(Validate(c, rs, opts).Findings)
+		before := keys(Validate(c, rs, PolicyView{}, opts).Findings)
 		for _, rm := range removals {
 			if len(rs) == 0 {
 				break
@@ -45,14 +45,14 @@ func TestMetamorphicLessInputNoMoreFindings(t *testing.T) {
 			rm.apply(less[k].Unshare())
 			checked[rm.name]++
 			noneAdded(t, fmt.Sprintf("seed %d: %s removed from %s", seed, rm.name, rs[k]), before,
-				Validate(c, less, opts).Findings)
+				Validate(c, less, PolicyView{}, opts).Findings)
 			for i := range less {
 				rm.apply(less[i].Unshare())
 			}
 			noneAdded(t, fmt.Sprintf("seed %d: %s removed from every route", seed, rm.name), before,
-				Validate(c, less, opts).Findings)
+				Validate(c, less, PolicyView{}, opts).Findings)
 		}
-		s := NewSnapshot(c, rs, opts)
+		s := NewSnapshot(c, rs, PolicyView{}, opts)
 		for i := range rs {
 			if !s.Network(i) {
 				continue
@@ -60,7 +60,7 @@ func TestMetamorphicLessInputNoMoreFindings(t *testing.T) {
 			less := append(append([]Route(nil), rs[:i]...), rs[i+1:]...)
 			checked["network route"]++
 			noneAdded(t, fmt.Sprintf("seed %d: network route %s removed", seed, rs[i]), before,
-				Validate(c, less, opts).Findings)
+				Validate(c, less, PolicyView{}, opts).Findings)
 		}
 	}
 	for _, what := range []string{"communities", "large communities", "local preference", "AS path", "network route"} {

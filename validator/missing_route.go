@@ -134,9 +134,9 @@ func (s *Snapshot) missingHint(v *NodeView, a Allocation, own []int) string {
 }
 
 // droppedFrom names the router whose policy dropped node's path for p
-// (Cluster.PolicyDrops), or "" when none did.
+// (Policy.Drops), or "" when none did.
 func (s *Snapshot) droppedFrom(p netip.Prefix, node string) string {
-	for _, d := range s.Cluster.PolicyDrops {
+	for _, d := range s.Policy.Drops {
 		if d.Route.Prefix == p && !d.Route.Stale && s.Attribute(d.Route).Name() == node {
 			return d.Router
 		}

@@ -52,8 +52,9 @@ func TestMissingRoute(t *testing.T) {
 func TestMissingRouteHintNamesTheFamily(t *testing.T) {
 	dual := nodeSpec{name: "node1", ip: "10.0.0.11", cilium: []string{"10.244.1.0/24", "fd00:10:244:1::/64"}}
 	var hint string
-	missingRoute{}.Check(NewSnapshot(cluster(IPAMClusterPool, nil, dual), routes("10.244.1.0/24@10.0.0.11"),
-		Options{}), func(f Finding) { hint = f.Hint })
+	missingRoute{}.Check(NewSnapshot(cluster(IPAMClusterPool, nil, dual), routes("10.244.1.0/24@10.0.0.11"), PolicyView{},
+		Options{}),
+		func(f Finding) { hint = f.Hint })
 	if !strings.Contains(hint, "no IPv6 route") {
 		t.Errorf("hint: %q", hint)
 	}

@@ -69,7 +69,7 @@ func TestMissingVIPHintNamesTheNodesWithoutBGP(t *testing.T) {
 		announced: true, local: true}
 	c := withBGP(withServices(cluster(IPAMClusterPool, nil, n1, n2), local), "node1")
 	var hints []string
-	missingVIP{}.Check(NewSnapshot(c, nil, Options{}), func(f Finding) { hints = append(hints, f.Hint) })
+	missingVIP{}.Check(NewSnapshot(c, nil, PolicyView{}, Options{}), func(f Finding) { hints = append(hints, f.Hint) })
 	if len(hints) != 1 || !strings.Contains(hints[0], "selects any of them (node2)") {
 		t.Errorf("hints: %q", hints)
 	}

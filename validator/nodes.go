@@ -19,7 +19,7 @@ type NodeStatus struct {
 // NodeStatuses lists every node (Nodes and CiliumNodes) with its allocated
 // CIDRs and the prefixes attributed to it, sorted by name.
 func NodeStatuses(c *Cluster, routes []Route) []NodeStatus {
-	s := NewSnapshot(c, routes, Options{})
+	s := NewSnapshot(c, routes, PolicyView{}, Options{})
 	out := make([]NodeStatus, 0, len(s.NodeNames()))
 	for _, name := range s.NodeNames() {
 		v := s.NodeView(name)

@@ -12,8 +12,7 @@ import (
 func TestMissingRouteBesideFilteredAtToR(t *testing.T) {
 	c := cluster(IPAMClusterPool, []string{"10.244.0.0/16"}, n1, n2)
 	sent := routes("10.244.2.0/24@10.0.0.12")
-	c.PolicyDrops = PolicyDrops("tor1", sent, nil)
-	res := Validate(c, routes("10.244.1.0/24@10.0.0.11"), Options{})
+	res := Validate(c, routes("10.244.1.0/24@10.0.0.11"), PolicyView{Drops: PolicyDrops("tor1", sent, nil)}, Options{})
 	var rules []string
 	for _, f := range res.Findings {
 		rules = append(rules, string(f.Rule))
@@ -30,7 +29,7 @@ func TestMissingRouteBesideFilteredAtToR(t *testing.T) {
 }
 
 // TestNodeSidePathsJudgedBesideTheToRTable: what a node sent (a node-side
-// dump: Cluster.PrePolicy without a router) is judged in full beside the
+// dump: PolicyView.PrePolicy without a router) is judged in full beside the
 // ToR's post-policy table, whose communities are the ToR's policy's; its
 // origin AS is judged once, on the node's path.
 func TestNodeSidePathsJudgedBesideTheToRTable(t *testing.T) {
@@ -43,8 +42,7 @@ func TestNodeSidePathsJudgedBesideTheToRTable(t *testing.T) {
 	tor := routes("10.244.1.0/24@10.0.0.11")
 	tor[0].ASPath = []uint32{65000, 65099}
 	MarkPostPolicy(tor)
-	c.PrePolicy = sent
-	res := Validate(c, tor, Options{})
+	res := Validate(c, tor, PolicyView{PrePolicy: sent}, Options{})
 	if len(res.Findings) != 1 {
 		t.Fatalf("%d findings, want one attribute-mismatch: %+v", len(res.Findings), res.Findings)
 	}

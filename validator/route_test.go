@@ -37,15 +37,15 @@ func TestRouteAttributesShared(t *testing.T) {
 		t.Errorf("Via of a route without attributes: %q", got)
 	}
 	c := &Cluster{}
-	if res := Validate(c, []Route{bare}, Options{}); res.Summary.Routes != 1 {
+	if res := Validate(c, []Route{bare}, PolicyView{}, Options{}); res.Summary.Routes != 1 {
 		t.Errorf("Validate of a route without attributes: %+v", res.Summary)
 	}
 	in := []Route{bare}
-	Validate(c, in, Options{})
+	Validate(c, in, PolicyView{}, Options{})
 	if in[0].Attributes != nil {
 		t.Errorf("Validate filled the caller's route")
 	}
-	e := NewEngine(c, nil, Options{})
+	e := NewEngine(c, nil, PolicyView{}, Options{})
 	e.AddRoute(bare)
 	if rs := e.Routes(); len(rs) != 1 || rs[0].Attributes == nil {
 		t.Errorf("engine holds %v, want the route with empty attributes", rs)

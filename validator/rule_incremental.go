@@ -44,10 +44,11 @@ type NodeRule interface {
 }
 
 // ClusterPart is implemented by a RouteRule that also has findings coming
-// from the cluster alone (Cluster.PrePolicy), never from the routes: its
-// Check reports what CheckRoute reports for every route plus what
+// from beside the routes alone (Policy.PrePolicy), never from the routes:
+// its Check reports what CheckRoute reports for every route plus what
 // CheckCluster reports. An Engine checks that part when it is built (a
-// change of the cluster builds a new one) and keeps its findings.
+// change of the cluster or of the network builds a new one) and keeps its
+// findings.
 type ClusterPart interface {
 	CheckCluster(s *Snapshot, report func(Finding))
 }

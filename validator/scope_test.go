@@ -34,7 +34,7 @@ func scopeOptions() Options {
 // TestScopeNetworkRoutesAreNotJudged: a healthy cluster behind a real ToR's
 // table has no finding; the network's routes are counted.
 func TestScopeNetworkRoutesAreNotJudged(t *testing.T) {
-	res := Validate(scopeCluster(), torTable(), scopeOptions())
+	res := Validate(scopeCluster(), torTable(), PolicyView{}, scopeOptions())
 	for _, f := range res.Findings {
 		t.Errorf("finding on the network's route: %s %s: %s", f.Rule, f.Prefix, f.Message)
 	}
@@ -67,7 +67,7 @@ func TestScopeClusterRoutesStayJudged(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			rs := append(torTable(), routes(tc.route)...)
 			var got []string
-			for _, f := range Validate(c, rs, tc.opts).Findings {
+			for _, f := range Validate(c, rs, PolicyView{}, tc.opts).Findings {
 				got = append(got, fmt.Sprintf("%s %s", f.Rule, f.Prefix))
 			}
 			if strings.Join(got, ",") != tc.want {
@@ -87,7 +87,7 @@ func TestStaleRouteHintOfARouter(t *testing.T) {
 		agent bool
 	}{{"10.244.77.0/24@172.31.0.1", false}, {"10.244.9.0/24@10.0.0.19", true}} {
 		var hint string
-		staleRoute{}.Check(NewSnapshot(c, routes(tc.route), Options{}), func(f Finding) { hint = f.Hint })
+		staleRoute{}.Check(NewSnapshot(c, routes(tc.route), PolicyView{}, Options{}), func(f Finding) { hint = f.Hint })
 		if strings.Contains(hint, "cilium-agent") != tc.agent {
 			t.Errorf("%s: hint %q (names cilium-agent: want %v)", tc.route, hint, tc.agent)
 		}

@@ -30,10 +30,12 @@ func (n *NodeView) Current() bool { return n.Node != nil }
 // Managed reports whether Cilium manages the node (Node and CiliumNode exist).
 func (n *NodeView) Managed() bool { return n.Node != nil && n.Cilium != nil }
 
-// Snapshot is a cluster and a set of routes indexed for the rules.
+// Snapshot is a cluster, a set of routes and what the ToRs showed of their
+// policy, indexed for the rules.
 type Snapshot struct {
 	Cluster *Cluster
 	Routes  []Route
+	Policy  PolicyView
 	Options Options
 
 	origins    origins // of each route (Origin)
@@ -55,14 +57,16 @@ type Snapshot struct {
 	upd *updates
 	// vip indexes the Services' VIPs, built on first use (vip_index.go).
 	vip vipState
-	// sent indexes Cluster.PrePolicy (attribute_mismatch.go).
+	// sent indexes Policy.PrePolicy (attribute_mismatch.go).
 	sent map[sentKey]bool
 }
 
-// NewSnapshot indexes the cluster and attributes every route to its origin.
-func NewSnapshot(c *Cluster, routes []Route, opts Options) *Snapshot {
+// NewSnapshot indexes the cluster and attributes every route to its origin;
+// pv is what the ToRs showed of their policy (the zero PolicyView when
+// nothing).
+func NewSnapshot(c *Cluster, routes []Route, pv PolicyView, opts Options) *Snapshot {
 	routes = fillAttributes(routes)
-	s := &Snapshot{Cluster: c, Routes: routes, Options: opts,
+	s := &Snapshot{Cluster: c, Routes: routes, Policy: pv, Options: opts,
 		nodes: make(map[string]*NodeView, len(c.Nodes)), addrs: index.NewAddrMap[*NodeView](),
 		orphanAddr: index.NewAddrMap[*NodeView](), deleted: index.NewAddrMap[*DeletedNode](),
 		nodeNames: make([]string, 0, len(c.Nodes))}
@@ -111,7 +115,7 @@ func NewSnapshot(c *Cluster, routes []Route, opts Options) *Snapshot {
 	for _, r := range c.IPAM.PodRanges {
 		s.podRanges[family(r)] = append(s.podRanges[family(r)], r)
 	}
-	s.sent = s.indexPrePolicy(c.PrePolicy)
+	s.sent = s.indexPrePolicy(pv.PrePolicy)
 	s.origins = newOrigins(len(routes))
 	// Indexing prefixes, sorting the allocations and attributing origins
 	// touch disjoint state: on a large snapshot they run side by side.

@@ -37,7 +37,7 @@ func TestStaleRouteNamesTheDeletedNode(t *testing.T) {
 	c.Deleted = []DeletedNode{{Name: "node9", Addresses: []netip.Addr{addr("10.0.0.19")},
 		CIDRs: pfxs("10.244.9.0/24"), DeletedAt: now.Add(-3 * time.Minute)}}
 	var msg string
-	staleRoute{}.Check(NewSnapshot(c, routes("10.244.9.0/24@10.0.0.19"), Options{Now: now}), func(f Finding) {
+	staleRoute{}.Check(NewSnapshot(c, routes("10.244.9.0/24@10.0.0.19"), PolicyView{}, Options{Now: now}), func(f Finding) {
 		msg = f.Message
 	})
 	if !strings.Contains(msg, "belonged to node node9, deleted 3m0s ago") {

@@ -29,10 +29,11 @@ type Summary struct {
 	ByRule         map[string]int `json:"byRule"`
 }
 
-// Validate checks routes against the cluster with every enabled rule and
-// returns the findings in canonical order.
-func Validate(c *Cluster, routes []Route, opts Options) Result {
-	return ValidateSnapshot(NewSnapshot(c, routes, opts))
+// Validate checks routes, and what the ToRs showed of their policy (pv, the
+// zero PolicyView when nothing), against the cluster with every enabled rule
+// and returns the findings in canonical order.
+func Validate(c *Cluster, routes []Route, pv PolicyView, opts Options) Result {
+	return ValidateSnapshot(NewSnapshot(c, routes, pv, opts))
 }
 
 // ValidateSnapshot runs every enabled rule over a prepared snapshot. Rules only

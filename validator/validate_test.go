@@ -19,7 +19,7 @@ func TestValidateAppliesRuleOptions(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res := Validate(c, rs, tc.opts)
+			res := Validate(c, rs, PolicyView{}, tc.opts)
 			got := map[RuleID]Severity{}
 			for _, f := range res.Findings {
 				got[f.Rule] = f.Severity
@@ -38,14 +38,14 @@ func TestValidateAppliesRuleOptions(t *testing.T) {
 
 func TestValidateIsDeterministic(t *testing.T) {
 	c, rs := syntheticCluster(300, 3000)
-	first := Validate(c, rs, Options{})
+	first := Validate(c, rs, PolicyView{}, Options{})
 	for i := range 3 {
 		// Reverse the input order: the output must not change.
 		rev := make([]Route, len(rs))
 		for j := range rs {
 			rev[len(rs)-1-j] = rs[j]
 		}
-		again := Validate(c, rev, Options{})
+		again := Validate(c, rev, PolicyView{}, Options{})
 		if len(again.Findings) != len(first.Findings) {
 			t.Fatalf("run %d: %d findings, want %d", i, len(again.Findings), len(first.Findings))
 		}

@@ -39,7 +39,7 @@ func BenchmarkValidateVIPs(b *testing.B) {
 			b.ReportAllocs()
 			var findings int
 			for b.Loop() {
-				findings = len(Validate(c, rs, Options{}).Findings)
+				findings = len(Validate(c, rs, PolicyView{}, Options{}).Findings)
 			}
 			b.ReportMetric(float64(findings), "findings")
 		})
@@ -49,7 +49,7 @@ func BenchmarkValidateVIPs(b *testing.B) {
 func TestSyntheticServicesFindings(t *testing.T) {
 	c, rs := syntheticCluster(1000, 10_000)
 	withSyntheticServices(c, rs)
-	by := Validate(c, rs, Options{}).Summary.ByRule
+	by := Validate(c, rs, PolicyView{}, Options{}).Summary.ByRule
 	// 90 VIPs without a Service; every tenth VIP (900) is Local with its endpoint on another node.
 	if by[string(RuleStaleVIP)] != 90 || by[string(RuleVIPWrongNode)] != 900 || by[string(RuleMissingVIP)] != 0 ||
 		by[string(RuleVIPWithoutEndpoints)] != 0 || by[string(RuleOutOfRange)] != 0 {

@@ -32,7 +32,7 @@ func TestVIPsLeaveThePodCIDRRulesAlone(t *testing.T) {
 		svcSpec{name: "shop/web", vips: []string{"192.0.2.10", "10.244.200.10"}, endpoints: []string{"node1"}, announced: true})
 	rs := routes("10.244.1.0/24@10.0.0.11", "192.0.2.10/32@10.0.0.11", "10.244.200.10/32@10.0.0.11",
 		"192.0.2.11/32@10.0.0.11")
-	res := Validate(c, rs, Options{})
+	res := Validate(c, rs, PolicyView{}, Options{})
 	var got []string
 	for _, f := range res.Findings {
 		got = append(got, string(f.Rule)+" "+f.Prefix.String())

@@ -66,6 +66,7 @@ func routes(c *bgp.Collector) int {
 // TestDialSendClose: a raw session delivers packed UPDATEs to a real collector
 // (with ADD-PATH), and closing it without a NOTIFICATION takes them away.
 func TestDialSendClose(t *testing.T) {
+	t.Parallel()
 	coll, addr := startCollector(t)
 	conn, err := dial(t, addr, "127.0.1.71", 65010)
 	if err != nil {
@@ -100,6 +101,7 @@ func TestDialSendClose(t *testing.T) {
 // TestDialRefused: a session the collector refuses (wrong ASN) is an error
 // that carries the peer's NOTIFICATION.
 func TestDialRefused(t *testing.T) {
+	t.Parallel()
 	_, addr := startCollector(t)
 	_, err := dial(t, addr, "127.0.1.72", 65099)
 	if err == nil || !strings.Contains(err.Error(), "NOTIFICATION 2/2") {
@@ -110,16 +112,19 @@ func TestDialRefused(t *testing.T) {
 // TestDialSilentPeer: a peer that accepts TCP but never answers the OPEN
 // fails the Dial when its context ends.
 func TestDialSilentPeer(t *testing.T) {
+	t.Parallel()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
+	silent := make(chan struct{})
+	defer close(silent)
 	go func() {
 		c, err := l.Accept()
 		if err == nil {
 			defer c.Close()
-			time.Sleep(5 * time.Second)
+			<-silent // holds the connection, silent, until the test ends
 		}
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)

@@ -2,6 +2,7 @@ package bmp
 
 import (
 	"context"
+	"errors"
 	"net/netip"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/routewarden/routewarden/bgp/speaker"
 	"github.com/routewarden/routewarden/internal/loopback"
+	"github.com/routewarden/routewarden/internal/wait"
 )
 
 // addPathNode is a bare GoBGP node that sends ADD-PATH to the ToR at torAddr:port.
@@ -55,6 +57,7 @@ func deletePath(srv *server.BgpServer, p *apiutil.Path) error {
 // received ones in live messages; both parse, and a path announced before the
 // BMP session is withdrawn by a live message.
 func TestGoBGPAddPath(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	st := startStation(t)
@@ -92,26 +95,26 @@ func TestGoBGPAddPath(t *testing.T) {
 
 func waitRoutesPrefix(t *testing.T, st *testStation, prefix string) string {
 	t.Helper()
-	var got string
-	waitFor(t, context.Background(), func() bool {
+	return wait.Value(t, "a route of "+prefix, 30*time.Second, func() (string, error) {
 		for _, r := range routes(st.store) {
 			if strings.HasPrefix(r, prefix+" ") {
-				got = r
-				return true
+				return r, nil
 			}
 		}
-		return false
+		return "", errors.New("none")
 	})
-	return got
 }
 
+// waitFor waits until cond holds, for 30s unless ctx ends first.
 func waitFor(t *testing.T, ctx context.Context, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) || ctx.Err() != nil {
-			t.Fatal("timed out after 30s")
+	wait.For(t, "the condition", 30*time.Second, func() error {
+		if err := ctx.Err(); err != nil {
+			t.Fatal(err)
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		if !cond() {
+			return errors.New("does not hold")
+		}
+		return nil
+	})
 }

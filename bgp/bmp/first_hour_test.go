@@ -32,6 +32,7 @@ func firstHourFRR(t *testing.T) string {
 // the loopback (the nodes' range to node1 and node2's, the station to the test's): the nodes' sessions come up
 // through the listen range and routewarden's station holds their routes, pre- and post-policy.
 func TestFirstHourFRRExample(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	st := startStation(t)

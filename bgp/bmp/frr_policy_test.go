@@ -20,6 +20,7 @@ import (
 // that CIDR, naming the ToR and the peer, and resolves once the prefix-list
 // is fixed.
 func TestFRRFilteredAtToR(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	st := startStation(t)
@@ -68,10 +69,9 @@ func waitFiltered(t *testing.T, st *testStation, want []string) {
 	wait.For(t, fmt.Sprintf("filtered-at-tor findings %q", want), 30*time.Second, func() error {
 		drops, _ := st.store.PolicyDrops()
 		routes, _ := st.store.Routes()
-		c := twoNodeCluster()
-		c.PolicyDrops = drops
+		pv := validator.PolicyView{Drops: drops}
 		var got []string
-		for _, f := range validator.Validate(c, routes, validator.Options{Now: time.Now()}).Findings {
+		for _, f := range validator.Validate(twoNodeCluster(), routes, pv, validator.Options{Now: time.Now()}).Findings {
 			if f.Rule != validator.RuleFilteredAtToR {
 				continue
 			}

@@ -28,6 +28,7 @@ func startFRRBMP(t *testing.T, port int32, conf string) (vty func(...string) (st
 // sends BMP (pre- and post-policy) to the station; the store holds the routes
 // FRR itself holds, and the validator finds what it finds from FRR's own dump.
 func TestFRRSender(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	st := startStation(t)
@@ -93,7 +94,7 @@ func TestFRRSender(t *testing.T) {
 // findings validates routes against twoNodeCluster.
 func findings(routes []validator.Route) []string {
 	var out []string
-	for _, f := range validator.Validate(twoNodeCluster(), routes, validator.Options{Now: time.Unix(0, 0)}).Findings {
+	for _, f := range validator.Validate(twoNodeCluster(), routes, validator.PolicyView{}, validator.Options{Now: time.Unix(0, 0)}).Findings {
 		out = append(out, fmt.Sprintf("%s %s %s: %s", f.Rule, f.Prefix, f.Node, f.Message))
 	}
 	return out
@@ -118,6 +119,7 @@ func twoNodeCluster() *validator.Cluster {
 // TestFRRAddPath: a node sends ADD-PATH to FRR (which offers to receive it);
 // the Peer Up OPENs say so, but FRR 8.4's Route Monitoring carries no path IDs.
 func TestFRRAddPath(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	st := startStation(t)

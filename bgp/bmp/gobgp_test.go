@@ -68,6 +68,7 @@ func startNode(t *testing.T, ctx context.Context, addr netip.Addr, port int32) *
 }
 
 func TestGoBGPRouterAsSender(t *testing.T) {
+	t.Parallel()
 	const (
 		n1v4 = "10.244.1.0/24 peer=127.0.1.11 nh=10.0.0.11 as=65010 id=127.0.1.11 path=[65010] pathid=0"
 		n1v6 = "fd00:10:244:1::/64 peer=127.0.1.11 nh=fd00::11 as=65010 id=127.0.1.11 path=[65010] pathid=0"
@@ -84,6 +85,7 @@ func TestGoBGPRouterAsSender(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // a station, a ToR and nodes of its own, on its own port
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			st := startStation(t)
@@ -130,6 +132,7 @@ func TestGoBGPRouterAsSender(t *testing.T) {
 // node's address; the sysName names it. GoBGP v4's Loc-RIB Peer Up says
 // ADD-PATH, and its routes carry their local path ID (1; v3 sent none).
 func TestGoBGPNodeLocRIB(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	st := startStation(t)

@@ -16,6 +16,7 @@ import (
 // to, Cilium's peerAddress), also when the Peer Up's OPENs are unreadable
 // (FRR 8.4 for a session older than the BMP session).
 func TestPeerUpLocalAddress(t *testing.T) {
+	t.Parallel()
 	p := netip.MustParseAddr("127.0.1.11")
 	for _, tc := range []struct {
 		name string

@@ -47,6 +47,7 @@ func rawUpdate(t testing.TB, peer netip.Addr, withdrawn, attrs, nlri []byte) []b
 // parsed of it is withdrawn, and the session and its other routes stay.
 // Nothing panics.
 func TestMalformedInput(t *testing.T) {
+	// Not parallel: another test's goroutines would count as leaks here.
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	p := netip.MustParseAddr("127.0.1.11")
 	announce := func(t *testing.T, prefix string) []byte {
@@ -153,6 +154,7 @@ func TestMalformedInput(t *testing.T) {
 }
 
 func TestAllowedSources(t *testing.T) {
+	t.Parallel()
 	st := startStation(t, netip.MustParsePrefix("10.0.0.0/8"))
 	conn := st.dial(t, nil)
 	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))

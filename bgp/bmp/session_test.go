@@ -24,6 +24,7 @@ const (
 // TestSessionMessages feeds crafted BMP streams to a station over TCP and
 // checks what the store holds once the stream ends with a Stats Report.
 func TestSessionMessages(t *testing.T) {
+	t.Parallel()
 	p := netip.MustParseAddr("127.0.1.11")
 	line := func(prefix string, id uint32, nh string) string {
 		return prefix + " peer=127.0.1.11 nh=" + nh + " as=65010 id=127.0.1.11 path=[65010] pathid=" + itoa(id)
@@ -114,6 +115,7 @@ func gather(t testing.TB, st *testStation) []byte {
 // TestReconnect: a router that reconnects before its old connection ends
 // keeps the routes its new session monitors when the old one closes.
 func TestReconnect(t *testing.T) {
+	t.Parallel()
 	p := netip.MustParseAddr("127.0.1.11")
 	st := startStation(t)
 	rm := func(prefix string) []byte {
@@ -135,6 +137,7 @@ func TestReconnect(t *testing.T) {
 // TestReconnectWithdrawn: a route withdrawn while the router reconnected (the
 // new session's table lacks it) is gone once the old session closes.
 func TestReconnectWithdrawn(t *testing.T) {
+	t.Parallel()
 	p := netip.MustParseAddr("127.0.1.11")
 	st := startStation(t)
 	rm := func(prefix string) []byte {
@@ -156,6 +159,7 @@ func TestReconnectWithdrawn(t *testing.T) {
 // TestStatsSeries: statistics of unknown types or AFIs get fixed names, and
 // a peer's series go with the session that reported them.
 func TestStatsSeries(t *testing.T) {
+	t.Parallel()
 	p := netip.MustParseAddr("127.0.1.11")
 	st := startStation(t)
 	stats := serialize(t, gbmp.NewBMPStatisticsReport(peerHdr(p, 0), []gbmp.BMPStatsTLVInterface{

@@ -19,8 +19,9 @@ type peerEntry struct {
 type Store struct {
 	mu      sync.RWMutex
 	peers   map[peerKey]*peerEntry
-	drops   dropTracker // policy_drops.go
-	sent    sentTracker // views.go
+	drops   dropTracker   // policy_drops.go
+	sent    sentTracker   // views.go
+	policy  policyTracker // policy_view.go
 	attrs   *interner
 	log     changeLog // changes.go
 	version uint64

@@ -1,5 +1,6 @@
 // Package main is routewarden's benchmark harness (make bench, make
-// bench-quick): ingest into routewarden, a bare gobgpd and BIRD, side by side;
+// bench-quick): ingest into routewarden (over BGP and into its BMP station), a
+// bare gobgpd and BIRD, side by side;
 // the engine, BMP station and detection-latency Go benchmarks; BENCHMARKS.md
 // and docs/bench.png from the results.
 package main
@@ -9,6 +10,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"net/netip"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -65,7 +67,7 @@ func run(args []string) error {
 	gobench := fs.Bool("gobench", true, "run the Go benchmarks (engine, BMP station, detection latency)")
 	speakerMax := fs.Int("speaker-max", 1_000_000, "the largest N the GoBGP speaker sends (the raw sender sends all)")
 	only := fs.String("only", "", "run only the workload of this name (e.g. ipv4-1M)")
-	onlyCollectors := fs.String("collectors", "", "run only these collectors (comma-separated: routewarden,gobgpd,bird,routewarden-noval,gobgpd-bmp)")
+	onlyCollectors := fs.String("collectors", "", "run only these collectors (comma-separated: routewarden,gobgpd,bird,routewarden-bmp,routewarden-noval,gobgpd-bmp)")
 	cf := clusterFlags(fs)
 	from := fs.String("from", "", "do not measure: re-render the report from this results file")
 	if err := fs.Parse(args); err != nil {
@@ -111,7 +113,10 @@ func run(args []string) error {
 	if *trials > 0 {
 		n = *trials
 	}
-	collectors := []string{"routewarden", "gobgpd", "bird", "routewarden-noval", "gobgpd-bmp"}
+	if *quick {
+		e.timeout = time.Minute // a few thousand routes: a trial this long is a broken one
+	}
+	collectors := []string{"routewarden", "gobgpd", "bird", "routewarden-bmp", "routewarden-noval", "gobgpd-bmp"}
 	if *onlyCollectors != "" {
 		want := strings.Split(*onlyCollectors, ",")
 		collectors = slices.DeleteFunc(collectors, func(c string) bool { return !slices.Contains(want, c) })
@@ -199,6 +204,12 @@ func ingestTrials(ctx context.Context, e *env, w ingest.Workload, n int, collect
 	if err != nil {
 		return nil, err
 	}
+	var stream []byte // the same UPDATEs over BMP, for routewarden-bmp
+	if slices.Contains(collectors, "routewarden-bmp") {
+		if stream, err = buildBMPStream(msgs, netip.MustParseAddr("127.0.0.2")); err != nil {
+			return nil, err
+		}
+	}
 	var sp *gobgpSpeaker
 	if slices.Contains(e.senders(w), "gobgp") {
 		start := time.Now()
@@ -212,8 +223,8 @@ func ingestTrials(ctx context.Context, e *env, w ingest.Workload, n int, collect
 	for i := 1; i <= n; i++ {
 		for _, c := range collectors {
 			for _, s := range e.senders(w) {
-				if (c == "routewarden-noval" || c == "gobgpd-bmp") && s != "raw" {
-					continue // the split of routewarden's cost is measured with the raw sender only
+				if rawOnly(c) && s != "raw" {
+					continue
 				}
 				if ctx.Err() != nil {
 					return out, ctx.Err()
@@ -224,9 +235,19 @@ func ingestTrials(ctx context.Context, e *env, w ingest.Workload, n int, collect
 				if s == "gobgp" {
 					snd, peer = &speakerSender{sp: sp}, speakerLocal
 				}
+				if c == "routewarden-bmp" {
+					snd = &bmpSender{stream: stream}
+				}
 				out = append(out, e.run(ctx, t, w, snd, peer))
 			}
 		}
 	}
 	return out, nil
+}
+
+// rawOnly: the split of routewarden's cost (without validation, GoBGP being
+// watched) and the BMP station are measured with the raw sender only (which
+// speaks BMP to the station).
+func rawOnly(collector string) bool {
+	return collector == "routewarden-noval" || collector == "gobgpd-bmp" || collector == "routewarden-bmp"
 }

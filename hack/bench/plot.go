@@ -31,6 +31,7 @@ func plotSeries(res *Results) []series {
 		{name: "routewarden no-validation held", c: color.RGBA{170, 110, 60, 255}},
 		{name: "gobgpd held", c: color.RGBA{30, 90, 200, 255}},
 		{name: "bird held", c: color.RGBA{30, 150, 60, 255}},
+		{name: "routewarden bmp station held", c: color.RGBA{20, 170, 170, 255}},
 		{name: "engine (BenchmarkValidate)", c: color.RGBA{120, 40, 160, 255}},
 	}
 	for _, t := range res.Trials {
@@ -56,6 +57,8 @@ func plotSeries(res *Results) []series {
 			add(3, g.held)
 		case "bird":
 			add(4, g.held)
+		case "routewarden-bmp":
+			add(5, g.held)
 		}
 	}
 	for _, g := range res.GoBench {
@@ -64,7 +67,7 @@ func plotSeries(res *Results) []series {
 			continue
 		}
 		n, _ := strconv.Atoi(m[1])
-		out[5].pts = append(out[5].pts, [2]float64{float64(n), g.Metrics["ns/op"] / 1e9})
+		out[6].pts = append(out[6].pts, [2]float64{float64(n), g.Metrics["ns/op"] / 1e9})
 	}
 	for i := range out {
 		slices.SortFunc(out[i].pts, func(a, b [2]float64) int { return int(a[0] - b[0]) })

@@ -102,7 +102,7 @@ func writeIngest(b *strings.Builder, res *Results) {
 	fmt.Fprintf(b, "|---|---|---|---|---|---|---|---|\n")
 	for _, w := range workloads(res.Trials) {
 		for _, snd := range []string{"raw", "gobgp"} {
-			for _, c := range []string{"routewarden", "routewarden-noval", "gobgpd", "gobgpd-bmp", "bird"} {
+			for _, c := range []string{"routewarden", "routewarden-noval", "routewarden-bmp", "gobgpd", "gobgpd-bmp", "bird"} {
 				g := gs[c+"|"+snd+"|"+w]
 				if g == nil {
 					continue
@@ -153,24 +153,32 @@ func writeIngest(b *strings.Builder, res *Results) {
 	}
 }
 
-// targetRatios are the 1M-prefix ratios the targets are about (raw sender).
 // wallPairs returns the range of routewarden's verdict over gobgpd's held
 // time within each 1M trial (the two ran back to back): the spread a single
 // median ratio hides.
 func wallPairs(res *Results) (lo, hi float64, ok bool) {
-	verdict, held := map[int]float64{}, map[int]float64{}
+	return pairRange(res, "ipv4-1M", "routewarden", "gobgpd", func(t Trial) float64 { return t.VerdictSec },
+		func(t Trial) float64 { return t.HeldSec })
+}
+
+// pairRange returns the range of a(trial of collector a) / b(trial of
+// collector b) over the trials of workload w with the raw sender, each trial
+// of a against the trial of b with the same number (one round of the loop,
+// the collectors alternating in it).
+func pairRange(res *Results, w, a, b string, av, bv func(Trial) float64) (lo, hi float64, ok bool) {
+	num, den := map[int]float64{}, map[int]float64{}
 	for _, t := range res.Trials {
 		switch {
-		case t.Err != "" || t.Sender != "raw" || t.Workload != "ipv4-1M":
-		case t.Collector == "routewarden":
-			verdict[t.Trial] = t.VerdictSec
-		case t.Collector == "gobgpd":
-			held[t.Trial] = t.HeldSec
+		case t.Err != "" || t.Sender != "raw" || t.Workload != w:
+		case t.Collector == a:
+			num[t.Trial] = av(t)
+		case t.Collector == b:
+			den[t.Trial] = bv(t)
 		}
 	}
-	for k, v := range verdict {
-		if h := held[k]; h > 0 {
-			r := v / h
+	for k, v := range num {
+		if d := den[k]; d > 0 {
+			r := v / d
 			if !ok || r < lo {
 				lo = r
 			}
@@ -183,6 +191,7 @@ func wallPairs(res *Results) (lo, hi float64, ok bool) {
 	return lo, hi, ok
 }
 
+// targetRatios are the 1M-prefix ratios the targets are about (raw sender).
 func targetRatios(res *Results) (wall, rss float64, ok bool) {
 	gs := groups(res.Trials)
 	a, o := gs["routewarden|raw|ipv4-1M"], gs["gobgpd|raw|ipv4-1M"]

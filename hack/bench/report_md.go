@@ -33,6 +33,7 @@ the collectors of one run (they alternate within every trial, so they saw the sa
 	b.WriteString(method)
 	fmt.Fprintf(b, "\n## 1. Ingest\n\nMedian (min–max) over the trials of each row.\n\n")
 	writeIngest(b, res)
+	writeBMPBeside(b, res)
 	if png != "" {
 		fmt.Fprintf(b, "\n![ingest and engine time against N](%s)\n", filepath.ToSlash(png))
 	}
@@ -148,8 +149,8 @@ const method = `## Method
 starts each collector as its own process on 127.0.0.1 (a fresh one per measurement), connects one sender, and
 measures from the moment the sender's session is Established. CPU is the collector process's utime+stime from
 /proc/<pid>/stat over that interval; peak RSS is its VmHWM; bytes per route is (VmHWM − VmRSS before the
-session) / N. The collectors alternate within every trial (routewarden, gobgpd, BIRD, routewarden without
-validation, gobgpd watched over BMP), 3 trials per size (1 in bench-quick).
+session) / N. The collectors alternate within every trial (routewarden, gobgpd, BIRD, routewarden's BMP
+station, routewarden without validation, gobgpd watched over BMP), 3 trials per size (1 in bench-quick).
 
 **Workloads.** N IPv4 /28s from 10.0.0.0/8 (10k, 100k, 1M) and 100k IPv6 /64s from fd00::/32, ten per node:
 N/10 Ready nodes with a CiliumNode each, cluster-pool IPAM, each node's ten CIDRs allocated to it and announced
@@ -162,6 +163,10 @@ IPv6. *gobgp*: a GoBGP v4.8.0 server in the harness holding the workload in its 
 (graceful restart on, so it sends End-of-RIB), loaded once per workload before the trials (~20 s at 1M). It
 sends more slowly than the raw sender (BIRD takes 1M from it in ~6 s, from the raw sender in under 1 s), so its
 rows measure the speaker's pace as well as the collector's; the targets are read from the raw sender's.
+*raw* over BMP (` + "`hack/bench/bmpsender.go`" + `, for the BMP station): the raw sender's session as a router
+monitoring it would stream it, an Initiation and a Peer Up (monitored peer 127.0.0.2, AS 65000, no ADD-PATH),
+then every UPDATE and both End-of-RIBs above, byte for byte, each in a pre-policy Route Monitoring message,
+written at once over one TCP session; BMP has no handshake, so its time counts from the connection.
 
 **Collectors.**
 - *routewarden* (validation on): the ` + "`rw-collector`" + ` process (` + "`hack/bench/rwcollector`" + `, a binary apart from the
@@ -182,6 +187,13 @@ rows measure the speaker's pace as well as the collector's; the targets are read
 - *gobgpd-bmp*: the same gobgpd with a BMP server configured (pre-policy route monitoring, as routewarden's
   collector configures its GoBGP) and a station in the harness that reads and discards the messages (raw sender
   only): what GoBGP itself pays for being watched, apart from what routewarden does with the messages.
+- *routewarden-bmp*: the same process without the validation loop, with routewarden's BMP station
+  (` + "`bgp/bmp`" + `) listening beside the collector and feeding its Store, as ` + "`routewarden run`" + ` wires it; the
+  raw sender speaks BMP to it (raw sender only). *held*: the Store holds N paths of the monitored peer (polled
+  every 2 ms in-process). It measures the station's ingest of the very UPDATEs BIRD takes over BGP, in the same
+  trials, so the station's ratio to BIRD is side by side (the table after the ratios); validation is left out
+  (warm-up waits for BGP peers' End-of-RIB, and there is none here) and would add what it adds to routewarden's row.
+  ` + "`BenchmarkStationIngest`" + ` (section 3) measures the station in-process, 1,000 prefixes an UPDATE.
 - *bird*: Debian's bird2, one BGP protocol (passive, graceful restart, ` + "`add paths rx`" + `), no kernel or device
   protocol, next hops resolved recursively in empty IGP tables (every route kept, unreachable), unprivileged
   port. *held*: ` + "`birdc show protocols all`" + ` reports N imported routes (polled every 5 ms).

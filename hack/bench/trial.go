@@ -17,7 +17,7 @@ import (
 
 // Trial is one measurement: one collector, one sender, one workload.
 type Trial struct {
-	Collector     string  `json:"collector"` // routewarden, gobgpd, bird
+	Collector     string  `json:"collector"` // routewarden, routewarden-bmp, gobgpd, bird, ...
 	Sender        string  `json:"sender"`    // raw, gobgp
 	Workload      string  `json:"workload"`
 	Family        string  `json:"family"`
@@ -67,8 +67,18 @@ func (e *env) startCollector(ctx context.Context, name string, w ingest.Workload
 		}
 		return &collectorHandle{p: b.proc, held: b.held, stop: b.proc.stop}, nil
 	}
-	args := []string{"-port", fmt.Sprint(port), "-peer", peer, "-family", w.Family, "-n", fmt.Sprint(w.N),
-		fmt.Sprintf("-validate=%t", name == "routewarden")}
+	bgpPort, station := port, []string(nil)
+	if name == "routewarden-bmp" {
+		// The sender dials port, the BMP station's; the BGP collector,
+		// whose Store the station feeds, listens on a port nobody dials.
+		var err error
+		if bgpPort, err = freePort(); err != nil {
+			return nil, err
+		}
+		station = []string{"-bmp-port", fmt.Sprint(port)}
+	}
+	args := append([]string{"-port", fmt.Sprint(bgpPort), "-peer", peer, "-family", w.Family, "-n", fmt.Sprint(w.N),
+		fmt.Sprintf("-validate=%t", name == "routewarden")}, station...)
 	if e.profile {
 		args = append(args, "-cpuprofile", filepath.Join(dir, "cpu.pprof"), "-memprofile", filepath.Join(dir, "heap.pprof"))
 	}

@@ -46,12 +46,14 @@ func CRDDir(t testing.TB) string {
 }
 
 // requireEnv skips the test (fails it under CI) when the variable is unset.
+// The quick tier (-short) needs none of them: there it skips, CI or not, so
+// that `go test -short ./...` passes on a machine hack/test.sh never set up.
 func requireEnv(t testing.TB, v, made string) {
 	t.Helper()
 	if os.Getenv(v) != "" {
 		return
 	}
-	if os.Getenv("CI") != "" {
+	if os.Getenv("CI") != "" && !testing.Short() {
 		t.Fatalf("%s is not set: run the tests with hack/test.sh, which runs %s", v, made)
 	}
 	t.Skipf("%s is not set: run hack/test.sh (it runs %s)", v, made)

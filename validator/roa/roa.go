@@ -67,7 +67,7 @@ type Set struct {
 // Derive computes the ROA set of a cluster.
 func Derive(c *validator.Cluster, opts Options) Set {
 	d := &deriver{c: c, opts: opts, seen: map[Key]bool{}}
-	snap := validator.NewSnapshot(c, nil, validator.Options{})
+	snap := validator.NewSnapshot(c, nil, validator.PolicyView{}, validator.Options{})
 	for _, name := range snap.NodeNames() {
 		v := snap.NodeView(name)
 		if !v.Current() {

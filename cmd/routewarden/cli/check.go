@@ -171,6 +171,7 @@ func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
 		return err
 	}
 	unjudged := unjudgedNotes(cluster, set)
+	var policy validator.PolicyView // what the ToR's table shows beside the node-side dumps
 	if len(f.torRoutes) > 0 {
 		tor, err := readRouteSet(cmd, log, f.torRoutes, f.routesFormat)
 		if err != nil {
@@ -181,9 +182,9 @@ func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
 		for i, path := range f.torRoutes {
 			names[i] = filepath.Base(path)
 		}
-		cluster.PolicyDrops = validator.PolicyDrops(strings.Join(names, ", "), set.routes, tor.routes)
+		policy.Drops = validator.PolicyDrops(strings.Join(names, ", "), set.routes, tor.routes)
 		// What the nodes sent is judged in full (attribute-mismatch), as without --tor-routes.
-		cluster.PrePolicy = set.routes
+		policy.PrePolicy = set.routes
 		validator.MarkPostPolicy(tor.routes)
 		set = tor
 		unjudged = slices.Compact(slices.Sorted(slices.Values(append(unjudged, unjudgedNotes(cluster, tor)...))))
@@ -203,7 +204,7 @@ func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags) error {
 	}
 	opts.Now = time.Now()
 	var notes []string
-	rep.Result, notes = scopeToFamilies(validator.Validate(cluster, set.routes, opts), covered, set.formats)
+	rep.Result, notes = scopeToFamilies(validator.Validate(cluster, set.routes, policy, opts), covered, set.formats)
 	rep.Notes = append(rep.Notes, notes...)
 	rep.Notes = append(rep.Notes, unjudged...)
 	if n := rep.Summary.NetworkRoutes; n > 0 {

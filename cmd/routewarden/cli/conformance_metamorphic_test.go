@@ -60,21 +60,21 @@ func TestConformanceLessInputNoMoreFindings(t *testing.T) {
 				cells++
 				where := v.Name + "/" + cell.name
 				opts := validator.Options{}
-				before := validator.Validate(c, routes, opts).Findings
+				before := validator.Validate(c, routes, validator.PolicyView{}, opts).Findings
 				for _, rm := range removals {
 					less := slices.Clone(routes)
 					for i := range less {
 						rm.apply(less[i].Unshare())
 					}
-					noFindingAdded(t, where+": without "+rm.name, before, validator.Validate(c, less, opts).Findings)
+					noFindingAdded(t, where+": without "+rm.name, before, validator.Validate(c, less, validator.PolicyView{}, opts).Findings)
 				}
-				snap := validator.NewSnapshot(c, routes, opts)
+				snap := validator.NewSnapshot(c, routes, validator.PolicyView{}, opts)
 				for i := range routes {
 					if snap.Network(i) {
 						network++
 						less := slices.Delete(slices.Clone(routes), i, i+1)
 						noFindingAdded(t, fmt.Sprintf("%s: without %s", where, routes[i]), before,
-							validator.Validate(c, less, opts).Findings)
+							validator.Validate(c, less, validator.PolicyView{}, opts).Findings)
 					}
 				}
 			}

@@ -88,9 +88,9 @@ func newPipeline(cfg *config.Config, cluster clusterSource, extraSinks []alert.S
 	}
 	observers = append(observers, conv)
 	vopts := cfg.ValidatorOptions()
-	judged := &withPolicyDrops{ClusterSource: cluster, drops: collector.Store().PolicyDrops,
-		sent: collector.Store().PrePolicy}
-	p.loop = monitor.New(collector.Store(), judged, collector, monitor.Options{Validator: vopts,
+	// The store is the loop's route source and its policy source (BMP's
+	// pre- and post-policy views: monitor.PolicySource).
+	p.loop = monitor.New(collector.Store(), cluster, collector, monitor.Options{Validator: vopts,
 		HoldDown: cfg.Validation.HoldDown, Debounce: cfg.Validation.Debounce, WarmupTimeout: cfg.Validation.WarmupTimeout,
 		DeferGC: true, Convergence: monitor.ConvergenceOptions{Budgets: cfg.ConvergenceBudgets()}},
 		append([]monitor.Observer{validation, publisher}, observers...)...)

@@ -15,6 +15,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -24,6 +25,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/routewarden/routewarden/bgp"
+	"github.com/routewarden/routewarden/bgp/bmp"
 	"github.com/routewarden/routewarden/bgp/rib"
 	"github.com/routewarden/routewarden/demo"
 	"github.com/routewarden/routewarden/hack/bench/ingest"
@@ -75,8 +77,11 @@ func (o *verdictObserver) Observe(s monitor.State, _ []monitor.Transition) {
 // the real bgp.Collector (defaults of routewarden.yaml: graceful restart with a
 // 120 s window, ADD-PATH receive) and the real monitoring loop (20 ms debounce,
 // 30 s hold-down) validating against a static in-memory cluster whose
-// allocations are exactly the announced prefixes. It prints "held" when the
-// store holds every route and "verdict" at the first validation covering all.
+// allocations are exactly the announced prefixes. With -bmp-port the BMP
+// station listens too, feeding the collector's Store as `routewarden run`
+// wires it. It prints "held" when the store holds every route (from a BGP
+// neighbor or a BMP-monitored peer) and "verdict" at the first validation
+// covering all.
 func runRWCollector(args []string) error {
 	fs := flag.NewFlagSet("rw-collector", flag.ContinueOnError)
 	port := fs.Int("port", 0, "BGP listen port on 127.0.0.1")
@@ -86,6 +91,7 @@ func runRWCollector(args []string) error {
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the ingest here")
 	memProfile := fs.String("memprofile", "", "write a heap profile at the first complete verdict here")
 	validate := fs.Bool("validate", true, "run the validation loop (off: the collector and its store alone)")
+	bmpPort := fs.Int("bmp-port", 0, "also run the BMP station on this port of 127.0.0.1 (0: no station)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -102,6 +108,16 @@ func runRWCollector(args []string) error {
 		Neighbors:   []bgp.Neighbor{{Address: addr, PeerSettings: bgp.PeerSettings{ASN: 65000}}}}, log, reg)
 	if err != nil {
 		return err
+	}
+	var station *bmp.Station
+	if *bmpPort > 0 {
+		station, err = bmp.New(bmp.Config{Listen: fmt.Sprintf("127.0.0.1:%d", *bmpPort)}, col.Store(), log, reg)
+		if err != nil {
+			return err
+		}
+		if err := station.Listen(); err != nil {
+			return err
+		}
 	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -134,6 +150,9 @@ func runRWCollector(args []string) error {
 	if *validate {
 		g.Go(func() error { return loop.Run(ctx) })
 	}
+	if station != nil {
+		g.Go(func() error { return station.Run(ctx) })
+	}
 	g.Go(func() error {
 		err := watchHeld(ctx, col.Store(), w.N)
 		if !*validate {
@@ -146,7 +165,8 @@ func runRWCollector(args []string) error {
 	return g.Wait()
 }
 
-// watchHeld prints "held" once the store holds want routes.
+// watchHeld prints "held" once the store holds want routes, those of direct
+// BGP peers and of BMP-monitored peers together.
 func watchHeld(ctx context.Context, s *rib.Store, want int) error {
 	t := time.NewTicker(2 * time.Millisecond)
 	defer t.Stop()
@@ -156,7 +176,7 @@ func watchHeld(ctx context.Context, s *rib.Store, want int) error {
 			return nil
 		case <-t.C:
 			n := 0
-			for _, p := range s.Peers() {
+			for _, p := range slices.Concat(s.Peers(), s.MonitoredPeers()) {
 				n += p.Routes
 			}
 			if n >= want {

@@ -1,0 +1,3 @@
+module tiers
+
+go 1.24
