@@ -16,6 +16,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/routewarden/routewarden/internal/testfile"
 	"github.com/routewarden/routewarden/internal/testkube"
 )
 
@@ -145,14 +146,7 @@ func mustRender(t testing.TB, valuesFile string, extra ...string) string {
 	return out
 }
 
-func writeTemp(t testing.TB, name, content string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
+func writeTemp(t testing.TB, name, content string) string { return testfile.Temp(t, name, content) }
 
 // ---------------------------------------------------------------------------------------------------------
 // Objects

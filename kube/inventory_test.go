@@ -37,8 +37,7 @@ func startInventory(t *testing.T, env *testkube.Env) (*Inventory, chan error) {
 // TestInventoryFollowsTheCluster runs the informers against a real API server
 // with Cilium's CRDs: objects appear, a deleted Node leaves a tombstone.
 func TestInventoryFollowsTheCluster(t *testing.T) {
-	env := testkube.Start(t)
-	env.InstallCiliumCRDs(t)
+	env := testkube.Shared(t, testkube.NewestCilium(t))
 	env.Apply(t, filepath.Join(testkube.Repo(), "testdata", "scenarios", "dual-stack-missing-ipv6", "cluster.input.yaml"))
 	inv, _ := startInventory(t, env)
 	wait.True(t, "the inventory to be available", time.Minute, func() bool { return inv.Status().Available })

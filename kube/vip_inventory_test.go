@@ -2,13 +2,13 @@ package kube
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/routewarden/routewarden/internal/testfile"
 	"github.com/routewarden/routewarden/internal/testkube"
 	"github.com/routewarden/routewarden/internal/wait"
 	"github.com/routewarden/routewarden/validator"
@@ -19,8 +19,7 @@ import (
 // become validator Services; a Service of the same name in another namespace
 // is another Service; a deleted Service disappears.
 func TestInventoryFollowsServices(t *testing.T) {
-	env := testkube.Start(t)
-	env.InstallCiliumCRDs(t)
+	env := testkube.Shared(t, testkube.NewestCilium(t))
 	env.Apply(t, filepath.Join(testkube.Repo(), "testdata", "scenarios", "lb-vips", "cluster.input.yaml"))
 	inv, _ := startInventory(t, env)
 	wait.True(t, "the inventory to be available", time.Minute, func() bool { return inv.Status().Available })
@@ -72,11 +71,4 @@ status: {loadBalancer: {ingress: [{ip: 172.16.100.50}]}}
 
 func readyCount(s validator.Service) int { return s.ReadyEndpoints() }
 
-func writeTemp(t *testing.T, content string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "objects.yaml")
-	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
+func writeTemp(t *testing.T, content string) string { return testfile.Temp(t, "objects.yaml", content) }

@@ -131,6 +131,7 @@ func checkCommunityFindings(t *testing.T, got []communityFinding) {
 // preference 100: attribute-mismatch fires for exactly those five paths,
 // with expected and received in the message, and resolves after the repair.
 func TestAttributeMismatchCommunitiesE2E(t *testing.T) {
+	t.Parallel()
 	c := testkube.NewestCilium(t)
 	e := newE2EOn(t, c, 4, communityObjects(t, c))
 	e.run(t, e2eOptions{})

@@ -19,6 +19,7 @@ import (
 // now out of scope (rack r2); Cilium withdraws the VIP and nobody anywhere
 // announces it: missing-vip.
 func TestBGPSubsetEndToEnd(t *testing.T) {
+	t.Parallel()
 	c := testkube.NewestCilium(t)
 	clusterConfig := `apiVersion: ` + c.BGPAPIVersion() + `
 kind: CiliumBGPClusterConfig

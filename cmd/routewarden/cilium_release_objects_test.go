@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/routewarden/routewarden/cilium"
+	"github.com/routewarden/routewarden/cmd/routewarden/cli"
 	"github.com/routewarden/routewarden/internal/logbuf"
 	"github.com/routewarden/routewarden/internal/testkube"
 	"github.com/routewarden/routewarden/internal/wait"
@@ -200,8 +201,8 @@ func checkReleaseKubectlInput(t *testing.T, env *testkube.Env, c testkube.Cilium
 	if c.HasPeeringPolicy() {
 		want = append(want, "warning: CiliumBGPPeeringPolicy rack-v1: spec.virtualRouters[0].neighbors[0].gracefulRestart")
 	}
-	if code != exitFindings || strings.Count(stdout, "\n") != len(want)+2 {
-		t.Errorf("validate-config: exit %d, want %d, and %d problems:\n%s%s", code, exitFindings, len(want), stdout, stderr)
+	if code != cli.ExitFindings || strings.Count(stdout, "\n") != len(want)+2 {
+		t.Errorf("validate-config: exit %d, want %d, and %d problems:\n%s%s", code, cli.ExitFindings, len(want), stdout, stderr)
 	}
 	for _, w := range want {
 		if !strings.Contains(stdout, w) {

@@ -23,6 +23,7 @@ import (
 //
 // The end-to-end tests run against the newest release, TestVIPEndToEndOldestCilium against the oldest.
 func TestCiliumReleases(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: installs each release's CRDs in a real kube-apiserver (the full tier, hack/test.sh)")
 	}
@@ -30,8 +31,7 @@ func TestCiliumReleases(t *testing.T) {
 	accepted := map[string][]int{} // file -> the minors whose CRDs accept it
 	for _, c := range releases {
 		t.Run(c.String(), func(t *testing.T) {
-			env := testkube.Start(t)
-			env.InstallCilium(t, c)
+			env := testkube.Shared(t, c)
 			t.Run("DryRun", func(t *testing.T) {
 				for _, f := range dryRunFiles(t) {
 					if ok := dryRun(t, env, f); ok {

@@ -40,6 +40,7 @@ const (
 // slow-convergence, which resolves once the route appears. A node that stops
 // announcing the VIP fires vip-missing-node.
 func TestConvergenceEndToEnd(t *testing.T) {
+	t.Parallel()
 	c := testkube.NewestCilium(t)
 	e := newE2EOn(t, c, 3, vipObjects(c), rtrBGPObjects(false)) // every node runs BGP
 	e.run(t, e2eOptions{Validation: "convergence: {podCidrAnnounce: 2s, podCidrWithdraw: 30s, " +

@@ -8,8 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/netip"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -19,9 +17,11 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/routewarden/routewarden/bgp/speaker"
+	"github.com/routewarden/routewarden/cmd/routewarden/cli"
 	"github.com/routewarden/routewarden/internal/logbuf"
 	"github.com/routewarden/routewarden/internal/loopback"
 	"github.com/routewarden/routewarden/internal/testam"
+	"github.com/routewarden/routewarden/internal/testfile"
 	"github.com/routewarden/routewarden/internal/testkube"
 	"github.com/routewarden/routewarden/internal/wait"
 )
@@ -49,6 +49,7 @@ type e2eOptions struct {
 	Extra      string        // appended to the config: sections of their own (rtr)
 	Warmup     string        // validation.warmupTimeout; "5s" when empty (see config)
 	GR         bool          // bgp.gracefulRestart.enabled (speakers send End-of-RIB only with it)
+	StopsAPI   bool          // startE2E: the test stops the API server (an outage): it gets one of its own
 }
 
 // e2e is a cluster, the ports routewarden listens on and, once started,
@@ -63,9 +64,10 @@ type e2e struct {
 	speakers map[int]*speaker.Speaker
 }
 
-// newE2E starts a real kube-apiserver and etcd with the CRDs of the newest
-// Cilium release, cilium-config (cluster-pool, 10.244.0.0/16), nodes 1..n and
-// docs, and picks free ports for routewarden.
+// newE2E lends the test a real kube-apiserver and etcd with the CRDs of the
+// newest Cilium release (testkube.Shared: other tests use it before or after,
+// never at the same time), creates cilium-config (cluster-pool,
+// 10.244.0.0/16), nodes 1..n and docs, and picks free ports for routewarden.
 func newE2E(tb testing.TB, n int, docs ...string) *e2e {
 	tb.Helper()
 	return newE2EOn(tb, testkube.NewestCilium(tb), n, docs...)
@@ -74,8 +76,21 @@ func newE2E(tb testing.TB, n int, docs ...string) *e2e {
 // newE2EOn is newE2E with the CRDs of the Cilium release c.
 func newE2EOn(tb testing.TB, c testkube.Cilium, n int, docs ...string) *e2e {
 	tb.Helper()
+	return newE2EIn(tb, testkube.Shared(tb, c), n, docs...)
+}
+
+// newE2EOwn is newE2E on a control plane of the test's own, which it may
+// stop and restart.
+func newE2EOwn(tb testing.TB, n int, docs ...string) *e2e {
+	tb.Helper()
 	env := testkube.Start(tb)
-	env.InstallCilium(tb, c)
+	env.InstallCilium(tb, testkube.NewestCilium(tb))
+	return newE2EIn(tb, env, n, docs...)
+}
+
+// newE2EIn creates the cluster of newE2E in env.
+func newE2EIn(tb testing.TB, env *testkube.Env, n int, docs ...string) *e2e {
+	tb.Helper()
 	all := append([]string{e2eCiliumConfig}, docs...)
 	for i := 1; i <= n; i++ {
 		all = append(all, testkube.NodeManifest(i), testkube.CiliumNodeManifest(i))
@@ -86,11 +101,17 @@ func newE2EOn(tb testing.TB, c testkube.Cilium, n int, docs ...string) *e2e {
 		speakers: map[int]*speaker.Speaker{}}
 }
 
-// startE2E is newE2E with three nodes, routewarden run with o, each node's
-// speaker announcing its CIDR, and a healthy cluster waited for.
+// startE2E is newE2E (newE2EOwn when o.StopsAPI) with three nodes,
+// routewarden run with o, each node's speaker announcing its CIDR, and a
+// healthy cluster waited for.
 func startE2E(tb testing.TB, o e2eOptions) *e2e {
 	tb.Helper()
-	e := newE2E(tb, 3)
+	var e *e2e
+	if o.StopsAPI {
+		e = newE2EOwn(tb, 3)
+	} else {
+		e = newE2E(tb, 3)
+	}
 	e.run(tb, o)
 	e.startSpeakers(tb, 3)
 	e.waitHealthy(tb, 3)
@@ -146,7 +167,7 @@ func (e *e2e) run(tb testing.TB, o e2eOptions) {
 	logs := &logbuf.Buffer{}
 	e.logs = logs
 	go func() {
-		done <- execute(ctx, []string{"run", "--config", e.cfgFile, "--log-format", "json"}, strings.NewReader(""),
+		done <- cli.Execute(ctx, []string{"run", "--config", e.cfgFile, "--log-format", "json"}, strings.NewReader(""),
 			io.Discard, logs)
 	}()
 	tb.Cleanup(func() {
@@ -215,14 +236,7 @@ func (e *e2e) waitHealthy(tb testing.TB, routes int) {
 		})
 }
 
-func writeFile(tb testing.TB, name, content string) string {
-	tb.Helper()
-	p := filepath.Join(tb.TempDir(), name)
-	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-		tb.Fatal(err)
-	}
-	return p
-}
+func writeFile(tb testing.TB, name, content string) string { return testfile.Temp(tb, name, content) }
 
 // announce announces prefix with node's next hop, 10.0.0.1node.
 func announce(tb testing.TB, s *speaker.Speaker, prefix string, node int) {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,6 +16,7 @@ import (
 	"github.com/routewarden/routewarden/bgp/speaker"
 	"github.com/routewarden/routewarden/internal/golden"
 	"github.com/routewarden/routewarden/internal/loopback"
+	"github.com/routewarden/routewarden/internal/testfile"
 	"github.com/routewarden/routewarden/internal/testfrr"
 	"github.com/routewarden/routewarden/internal/wait"
 )
@@ -105,12 +105,4 @@ func frrTable(t *testing.T, vty func(...string) (string, error), want int) strin
 	return out
 }
 
-func writeFixture(t *testing.T, dir, name, content string) {
-	t.Helper()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+func writeFixture(t *testing.T, dir, name, content string) { testfile.Fixture(t, dir, name, content) }

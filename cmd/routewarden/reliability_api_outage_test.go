@@ -37,7 +37,7 @@ func TestReliabilityAPIOutage(t *testing.T) {
 	t.Parallel()
 	amHook, rwHook := newRelHook(t), newRelHook(t)
 	am := testam.Start(t, amHook.URL)
-	e := startE2E(t, relOptions(fmt.Sprintf(
+	e := startE2E(t, apiOutageOptions(fmt.Sprintf(
 		"  resendInterval: 2s\n  alertmanagers: [{url: %s}]\n  webhooks: [{url: %s}]", am.URL(), rwHook.URL)))
 	env, logs, speakers, api := e.env, e.logs, e.speakers, e.api
 
@@ -67,7 +67,16 @@ func TestReliabilityAPIOutage(t *testing.T) {
 		if !sessionReset && elapsed > outage/3 {
 			sessionReset = true
 			speakers[2].Stop()
-			time.Sleep(2 * time.Second)
+			wait.For(t, "routewarden to see node2's session down", 30*time.Second, func() error {
+				var p struct{ Peers []struct{ State string } }
+				if err := getJSON(api+"/api/v1/peers?peer=127.0.1.12", &p); err != nil {
+					return err
+				}
+				if len(p.Peers) > 0 && p.Peers[0].State == "established" {
+					return fmt.Errorf("still established")
+				}
+				return nil
+			})
 			speakers[2] = e.speaker(t, 2, true)
 		}
 		if !foreign && elapsed > 2*outage/3 {
@@ -175,7 +184,7 @@ func TestReliabilityAPIOutageBlindAfterRecovery(t *testing.T) {
 	outage := relDuration(t, "ROUTEWARDEN_OUTAGE", 30*time.Second)
 	t.Parallel()
 	hook := newRelHook(t)
-	e := startE2E(t, relOptions(fmt.Sprintf("  resendInterval: 2s\n  webhooks: [{url: %s}]", hook.URL)))
+	e := startE2E(t, apiOutageOptions(fmt.Sprintf("  resendInterval: 2s\n  webhooks: [{url: %s}]", hook.URL)))
 	env, api := e.env, e.api
 	env.Stop(t)
 	wait.For(t, "routewarden not ready", time.Minute, func() error {

@@ -117,6 +117,13 @@ func relOptions(alerting string) e2eOptions {
 	return e2eOptions{Cluster: "reliability", Alerting: alerting, StopWithin: 60 * time.Second}
 }
 
+// apiOutageOptions is relOptions for a test that stops the API server.
+func apiOutageOptions(alerting string) e2eOptions {
+	o := relOptions(alerting)
+	o.StopsAPI = true
+	return o
+}
+
 // relStartBinary starts the built routewarden with args, its output in logs;
 // exited receives its exit. When the test ends it is killed if still
 // running, and its log shown if the test failed.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/routewarden/routewarden/cmd/routewarden/cli"
 	"github.com/routewarden/routewarden/internal/wait"
 )
 
@@ -63,7 +64,7 @@ func TestReliabilitySecretsAndTLS(t *testing.T) {
 		"json")
 	select {
 	case err := <-exited:
-		if code := md5Run.ProcessState.ExitCode(); code != exitRuntime || !strings.Contains(out.String(), "TCP MD5") {
+		if code := md5Run.ProcessState.ExitCode(); code != cli.ExitRuntime || !strings.Contains(out.String(), "TCP MD5") {
 			t.Errorf("run with a TCP MD5 password exited %d (%v), want 3 saying why:\n%s", code, err, out)
 		}
 	case <-time.After(15 * time.Second): // This kernel signs TCP: the neighbor is configured.

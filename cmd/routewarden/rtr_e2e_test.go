@@ -58,6 +58,7 @@ type rovRouter interface {
 // announcing node1's CIDR is Valid (the documented limit: foreign-cidr stays
 // a detection); with an AS per node, the ToR rejects it.
 func TestRTRToR(t *testing.T) {
+	t.Parallel()
 	bird := func(t *testing.T, rtrAddr string, asns []uint32) rovRouter {
 		return startROVToR(t, netip.MustParseAddr("127.0.0.2"), loopback.FreePort(t), rtrAddr, asns)
 	}

@@ -139,9 +139,9 @@ func untilEach(t *testing.T, tors []*joinToR, what string, start time.Time, with
 // accept them again. Last, why FRR needs its timer: without it, a route it
 // denied stays denied when its ROA comes (node3), until a soft in.
 func TestRTRNodeJoin(t *testing.T) {
+	t.Parallel()
 	c := testkube.NewestCilium(t)
-	env := testkube.Start(t)
-	env.InstallCilium(t, c)
+	env := testkube.Shared(t, c)
 	env.Apply(t, writeFile(t, "cluster.yaml", strings.Join([]string{joinCiliumConfig, rtrBGPObjects(true), joinNode(1)}, "---\n")))
 	httpAddr := loopback.FreeAddr(t)
 	e := &e2e{env: env, bgpPort: loopback.FreePort(t), httpAddr: httpAddr, api: "http://" + httpAddr}

@@ -20,8 +20,10 @@ import (
 // TestRunEndToEnd: real kube-apiserver + etcd with Cilium's CRDs, real GoBGP
 // speakers as nodes, a real Alertmanager, and routewarden run.
 func TestRunEndToEnd(t *testing.T) {
+	t.Parallel()
 	am := testam.Start(t, "")
-	e := startE2E(t, e2eOptions{Alerting: fmt.Sprintf("  resendInterval: 2s\n  alertmanagers: [{url: %s}]", am.URL())})
+	e := startE2E(t, e2eOptions{Alerting: fmt.Sprintf("  resendInterval: 2s\n  alertmanagers: [{url: %s}]", am.URL()),
+		StopsAPI: true})
 	env, cfgFile, speakers, api := e.env, e.cfgFile, e.speakers, e.api
 	ctx := context.Background()
 

@@ -72,6 +72,7 @@ func TestVIPEndToEnd(t *testing.T) { testVIPEndToEnd(t, testkube.NewestCilium(t)
 func TestVIPEndToEndOldestCilium(t *testing.T) { testVIPEndToEnd(t, testkube.OldestCilium(t)) }
 
 func testVIPEndToEnd(t *testing.T, c testkube.Cilium) {
+	t.Parallel()
 	e := newE2EOn(t, c, 3, vipObjects(c),
 		vipService("web", "172.16.100.10", "Cluster")+vipEndpoints("node1", "node2"),
 		vipService("api", "172.16.100.11", "Local")+vipEndpoints("node1", "node3!"),

@@ -40,6 +40,7 @@ spec:
 // node whose address is in a dynamic range has sent End-of-RIB: not before
 // (two of three nodes are not enough), and not only at the timeout (an hour).
 func TestRunWarmupEndsFromInventory(t *testing.T) {
+	t.Parallel()
 	e := newE2E(t, 0, peeringNodeManifests(3)...)
 	e.run(t, e2eOptions{Warmup: "1h", GR: true})
 	grSpeaker(t, e, 1)

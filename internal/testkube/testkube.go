@@ -24,6 +24,9 @@ type Env struct {
 	Kubeconfig string
 	kubectl    string
 	repo       string
+	shared     bool            // lent by Shared: not to be stopped
+	baseline   map[object]bool // Shared: the objects a fresh one holds
+	kinds      string          // Shared: the kinds reset lists, comma-separated
 }
 
 // Repo returns the repository root.
@@ -56,17 +59,13 @@ func requireEnv(t testing.TB, v, made string) {
 	t.Skipf("%s is not set: run hack/test.sh (it runs %s)", v, made)
 }
 
-// Start starts etcd and kube-apiserver for the test and stops them when it ends.
-// Under -short (the quick tier: units, goldens, in-process BGP) the test is
-// skipped: an API server takes seconds to start.
+// Start starts etcd and kube-apiserver for the test alone and kills them when
+// it ends. Under -short (the quick tier: units, goldens, in-process BGP) the
+// test is skipped: an API server takes seconds to start. Tests that need no
+// outage and no control plane of their own use Shared.
 func Start(t testing.TB) *Env {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("-short: needs a real kube-apiserver and etcd (the full tier, hack/test.sh)")
-	}
-	for _, v := range []string{"KUBE_APISERVER", "KUBECTL", "ETCD"} {
-		requireEnv(t, v, "hack/tools/kube.sh to build the real kube-apiserver and etcd")
-	}
+	requireControlPlane(t)
 	e := &Env{Dir: t.TempDir(), kubectl: os.Getenv("KUBECTL"), repo: Repo()}
 	e.Kubeconfig = filepath.Join(e.Dir, "kubeconfig")
 	script := filepath.Join(e.repo, "hack", "kube-env.sh")
@@ -74,11 +73,23 @@ func Start(t testing.TB) *Env {
 		t.Fatalf("starting kube-apiserver and etcd: %v\n%s", err, out)
 	}
 	t.Cleanup(func() {
-		if out, err := exec.Command(script, "stop", e.Dir).CombinedOutput(); err != nil {
-			t.Errorf("stopping kube-apiserver and etcd: %v\n%s", err, out)
+		if err := e.kill(); err != nil {
+			t.Errorf("stopping kube-apiserver and etcd: %v", err)
 		}
 	})
 	return e
+}
+
+// requireControlPlane skips the test under -short, and without the binaries
+// (fails it under CI).
+func requireControlPlane(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: needs a real kube-apiserver and etcd (the full tier, hack/test.sh)")
+	}
+	for _, v := range []string{"KUBE_APISERVER", "KUBECTL", "ETCD"} {
+		requireEnv(t, v, "hack/tools/kube.sh to build the real kube-apiserver and etcd")
+	}
 }
 
 // Kubectl runs kubectl against the control plane and returns its combined output.
@@ -124,6 +135,7 @@ func (e *Env) Apply(t testing.TB, file string) {
 // Stop stops etcd and kube-apiserver (their data is kept), as in an outage.
 func (e *Env) Stop(t testing.TB) {
 	t.Helper()
+	e.ownOnly(t, "Stop")
 	if out, err := exec.Command(filepath.Join(e.repo, "hack", "kube-env.sh"), "stop", e.Dir).CombinedOutput(); err != nil {
 		t.Fatalf("stopping kube-apiserver and etcd: %v\n%s", err, out)
 	}
@@ -132,8 +144,17 @@ func (e *Env) Stop(t testing.TB) {
 // Restart starts them again on the same data, after Stop.
 func (e *Env) Restart(t testing.TB) {
 	t.Helper()
+	e.ownOnly(t, "Restart")
 	if out, err := exec.Command(filepath.Join(e.repo, "hack", "kube-env.sh"), "start", e.Dir).CombinedOutput(); err != nil {
 		t.Fatalf("restarting kube-apiserver and etcd: %v\n%s", err, out)
+	}
+}
+
+// ownOnly fails the test if the control plane is shared: other tests use it.
+func (e *Env) ownOnly(t testing.TB, what string) {
+	t.Helper()
+	if e.shared {
+		t.Fatalf("%s: the control plane is shared with other tests (testkube.Shared); use testkube.Start", what)
 	}
 }
 
