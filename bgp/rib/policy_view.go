@@ -7,11 +7,11 @@ import (
 )
 
 // policyTracker gives the policy view a version of its own, which changes
-// when the drops' or the pre-policy paths' version does, and only then.
+// when the drops' or the pre-policy paths' version does, and only then (0
+// while both are: a store that never saw a BMP view).
 type policyTracker struct {
 	mu                 sync.Mutex
 	drops, sent, total uint64
-	seen               bool
 }
 
 // Policy returns what the monitoring routers showed of their import policy:
@@ -25,8 +25,8 @@ func (s *Store) Policy() (validator.PolicyView, uint64) {
 	t := &s.policy
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if !t.seen || dv != t.drops || sv != t.sent {
-		t.seen, t.drops, t.sent = true, dv, sv
+	if dv != t.drops || sv != t.sent {
+		t.drops, t.sent = dv, sv
 		t.total++
 	}
 	return validator.PolicyView{Drops: drops, PrePolicy: sent}, t.total
